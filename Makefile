@@ -1,0 +1,31 @@
+# Set-up and the two jobs. `make demo` and `make test` each install what is missing first:
+# system packages (apt), a virtual environment in .venv, and the package with its dependencies.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SAMPLE := companion/record/samples/skirmish-demo.jsonl
+
+.PHONY: demo test lint setup clean
+
+demo: setup
+	$(BIN)/companion kit check sekigahara
+	$(BIN)/companion replay --check $(SAMPLE)
+
+test: setup
+	$(BIN)/ruff check companion tests
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check companion tests
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml system-packages.txt
+	scripts/install-system-packages
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

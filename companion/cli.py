@@ -1,0 +1,169 @@
+"""The `companion` command.
+
+Each subcommand is a thin shell over a library call: it parses arguments, calls the library,
+prints the result and picks the exit code (0 fine, 1 the input has a problem, 2 usage).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from companion import __version__
+from companion.engine import (
+    PUBLIC,
+    REFEREE,
+    EngineError,
+    Game,
+    UnknownRole,
+    game_names,
+    random_playout,
+)
+from companion.engine import rules_class as find_rules
+from companion.kits import KitError, load_kit, shipped_kits
+from companion.record import RecordError, read_record, record_of, replay, write_record
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="companion")
+def main() -> None:
+    """Tabletop Companion: watches a board wargame, referees it and records it."""
+
+
+@main.group()
+def kit() -> None:
+    """Game component kits: maps, cards and pieces."""
+
+
+@kit.command("check")
+@click.argument("name_or_path")
+def kit_check(name_or_path: str) -> None:
+    """Validate a kit (a shipped kit's name, or a folder holding an edited copy).
+
+    Prints a summary of the kit, or every problem found with its file, line and entry,
+    and exits 1 when there is any problem.
+    """
+    try:
+        loaded = load_kit(name_or_path)
+    except KitError as exc:
+        click.echo(str(exc), err=True)
+        raise SystemExit(1) from None
+    click.echo(f"{loaded.title}: OK" + ("  [SAMPLE components]" if loaded.sample else ""))
+    for label, value in loaded.summary():
+        click.echo(f"  {label:<10} {value}")
+
+
+@kit.command("list")
+def kit_list() -> None:
+    """List the kits shipped with the companion."""
+    for name in shipped_kits():
+        click.echo(name)
+
+
+@main.command("games")
+def games() -> None:
+    """List the games whose rules the engine knows."""
+    for name in game_names():
+        game_type = find_rules(name).game_type
+        click.echo(f"{name:<12} {game_type.title} ({game_type.min_players}-"
+                   f"{game_type.max_players} players; rules: {game_type.rulebook})")
+
+
+@main.command("replay")
+@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--check", is_flag=True, help="Verify every line; exit 1 at the first problem.")
+@click.option("--at", "at_line", type=click.IntRange(min=1), metavar="N",
+              help="Stop after file line N (line 1 is the header: the starting position).")
+@click.option("--json", "as_json", is_flag=True, help="Print the view as JSON, for scripts.")
+@click.option("--role", default=PUBLIC, show_default=True,
+              help=f"Whose view to show: a player's role, {PUBLIC} or {REFEREE}.")
+@click.option("--kit", "kit_path", help="Replay with this kit (name or folder) instead.")
+def replay_command(record_file: Path, check: bool, at_line: int | None, as_json: bool,
+                   role: str, kit_path: str | None) -> None:
+    """Re-run a game record through the rules and show the position it reaches.
+
+    With --check, reports OK or the first illegal action or divergence (line, rule, message).
+    """
+    try:
+        record = read_record(record_file)
+        result = replay(record, kit=kit_path, upto_line=at_line)
+        view = result.game.view(role)
+    except (RecordError, UnknownRole) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    if as_json:
+        click.echo(json.dumps(view, indent=2, ensure_ascii=False))
+    else:
+        _print_summary(result.game, result.applied, at_line)
+        if not check:
+            click.echo(_describe_view(view))
+    if result.problem is not None:
+        click.echo(f"{record_file}:{result.problem}", err=True)
+        raise SystemExit(1)
+    if check and not as_json:
+        click.echo(f"OK: {record_file} verifies ({result.applied} actions)")
+
+
+def _print_summary(game: Game[Any], applied: int, at_line: int | None) -> None:
+    game_type = game.rules.game_type
+    where = f" up to line {at_line}" if at_line else ""
+    outcome = game.outcome
+    result = "in progress" if outcome is None else (
+        f"{outcome.winner or 'nobody'} won: {outcome.termination} (rule {outcome.rule})"
+        if outcome.winner else f"draw: {outcome.termination} (rule {outcome.rule})")
+    click.echo(f"{game_type.title}: {applied} actions replayed{where}; {result}")
+
+
+def _describe_view(view: dict[str, Any]) -> str:
+    return json.dumps(view, indent=2, ensure_ascii=False)
+
+
+@main.command("simulate")
+@click.argument("game_name")
+@click.option("--seed", default=0, show_default=True, help="Seed for chance and the players.")
+@click.option("--kit", "kit_name", help="Kit name or folder (default: the game's own kit).")
+@click.option("--option", "options", multiple=True, metavar="KEY=JSON",
+              help="A game option, e.g. --option turns=30.")
+@click.option("--player", "players", multiple=True, metavar="ROLE=NAME",
+              help="A player's name for the record header.")
+@click.option("--max-actions", default=10_000, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the game record here (default: print it).")
+@click.option("--start", "start", help="Start time for the record (ISO 8601; default now).")
+def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str, ...],
+             players: tuple[str, ...], max_actions: int, out: Path | None,
+             start: str | None) -> None:
+    """Play a game at random (seeded) and write its record: the rules fuzzer, and test data."""
+    try:
+        cls = find_rules(game_name)
+        loaded = load_kit(kit_name or cls.game_type.kit)
+        game = Game(cls(loaded, _pairs(options, json.loads)), seed=seed)
+    except (KitError, EngineError, ValueError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    playout = random_playout(game, max_actions=max_actions)
+    started = datetime.fromisoformat(start) if start else datetime.now(UTC).replace(microsecond=0)
+    record = record_of(game, loaded, started_at=started, source="simulator",
+                       players=_pairs(players, str))
+    if out is None:
+        write_record(click.get_text_stream("stdout"), record.header, record.entries)
+    else:
+        write_record(out, record.header, record.entries)
+        state = "finished" if playout.finished else f"stopped after {max_actions} actions"
+        click.echo(f"{out}: {playout.actions} actions, {state}")
+
+
+def _pairs(items: tuple[str, ...], parse: Any) -> dict[str, Any]:
+    result = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}")
+        result[key] = parse(value)
+    return result

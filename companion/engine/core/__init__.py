@@ -1,0 +1,28 @@
+"""The engine core: what every game shares.
+
+Actions and events (small immutable values), the `Rules` base class each game implements, the
+registry of games, `Game` (apply actions, fold events, per-role views, seeded chance) and the
+random-play simulator. Nothing here is specific to any one game, and nothing does I/O.
+"""
+
+from companion.engine.core.errors import EngineError, IllegalAction, UnknownGame, UnknownRole
+from companion.engine.core.game import Game, Ply, chance_rng, fold
+from companion.engine.core.rules import (
+    CHANCE,
+    PUBLIC,
+    REFEREE,
+    GameType,
+    Rules,
+    game_names,
+    register,
+    rules_class,
+)
+from companion.engine.core.simulate import DeadEnd, Playout, random_playout
+from companion.engine.core.values import Action, Event, Outcome, canonical_json, freeze, thaw
+
+__all__ = [
+    "CHANCE", "PUBLIC", "REFEREE", "Action", "DeadEnd", "EngineError", "Event", "Game",
+    "GameType", "IllegalAction", "Outcome", "Playout", "Ply", "Rules", "UnknownGame",
+    "UnknownRole", "canonical_json", "chance_rng", "fold", "freeze", "game_names",
+    "random_playout", "register", "rules_class", "thaw",
+]

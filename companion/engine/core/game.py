@@ -1,0 +1,118 @@
+"""A game in progress: rules, the current state, and the history that produced it.
+
+The state is a fold of events over the initial state, so replaying the same actions always
+rebuilds the same state. `apply` is all-or-nothing: the rules decide on the current state and
+only when they accept the action are its events folded in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from companion.engine.core.errors import IllegalAction
+from companion.engine.core.rules import CHANCE, Rules
+from companion.engine.core.values import Action, Event, Outcome
+
+__all__ = ["Game", "Ply", "chance_rng", "fold"]
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One accepted action and the events it produced."""
+
+    action: Action
+    events: tuple[Event, ...]
+
+
+def chance_rng(seed: int, step: int) -> random.Random:
+    """The generator for the chance action at `step`: a function of the seed and step only.
+
+    Deriving a fresh generator per step (not one long stream) means a record cut at any point,
+    or with a chance action entered by hand, continues exactly as a fresh run would.
+    """
+    digest = hashlib.sha256(f"{seed}:{step}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def fold(rules: Rules[S, Any], state: S, events: Iterable[Event]) -> S:
+    """The state after each event in turn."""
+    for event in events:
+        state = rules.evolve(state, event)
+    return state
+
+
+class Game(Generic[S]):
+    """A game of one set of rules. `seed` drives chance actions in simulations only."""
+
+    def __init__(self, rules: Rules[S, Any], seed: int = 0) -> None:
+        self.rules = rules
+        self.seed = seed
+        self._state = rules.initial_state()
+        self._history: list[Ply] = []
+
+    @property
+    def state(self) -> S:
+        return self._state
+
+    @property
+    def history(self) -> tuple[Ply, ...]:
+        return tuple(self._history)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.rules.outcome(self._state)
+
+    def to_move(self) -> tuple[str, ...]:
+        return self.rules.to_move(self._state)
+
+    def legal_actions(self, role: str | None = None) -> list[Action]:
+        """Legal actions of `role`, or of every role that may act now."""
+        roles = [role] if role is not None else list(self.to_move())
+        return [a for r in roles for a in self.rules.legal_actions(self._state, r)]
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply `action` and return its events, or raise IllegalAction changing nothing."""
+        self._check_turn(action)
+        try:
+            events = tuple(self.rules.decide(self._state, action))
+        except IllegalAction as exc:
+            raise exc if exc.action is not None else exc.with_action(action) from None
+        self._state = fold(self.rules, self._state, events)
+        self._history.append(Ply(action, events))
+        return events
+
+    def _check_turn(self, action: Action) -> None:
+        game_type = self.rules.game_type
+        outcome = self.outcome
+        if outcome is not None:
+            raise IllegalAction(game_type.end_rule, f"the game is over ({outcome.termination})",
+                                action=action)
+        if action.role not in (*self.rules.roles, CHANCE):
+            raise IllegalAction(game_type.turn_rule, f"'{action.role}' is not a role in "
+                                f"{game_type.title} (roles: {', '.join(self.rules.roles)})",
+                                action=action)
+        waiting = self.to_move()
+        if action.role not in waiting:
+            raise IllegalAction(game_type.turn_rule, f"it is not {action.role}'s turn: "
+                                f"waiting for {' or '.join(waiting)}", action=action)
+
+    def play_chance(self) -> tuple[Action, tuple[Event, ...]]:
+        """Draw and apply the chance action due now (simulation, full-knowledge mode)."""
+        action = self.rules.sample_chance(self._state, chance_rng(self.seed, len(self._history)))
+        return action, self.apply(action)
+
+    def view(self, role: str) -> dict[str, Any]:
+        """What `role` may see now; the only way state leaves the engine."""
+        self.rules.check_view_role(role)
+        return self.rules.view(self._state, role)
+
+    def replay(self, actions: Sequence[Action]) -> None:
+        """Apply each action in order (raising on the first illegal one)."""
+        for action in actions:
+            self.apply(action)

@@ -1,0 +1,139 @@
+"""What every game's rules module provides, and the registry that finds one by name.
+
+A game is a subclass of `Rules` (as a python-chess variant is a subclass of `Board`) that
+declares its `GameType` as data (as OpenSpiel games do) and implements a handful of pure
+functions of the state: who may act, what they may do, what an action means (`decide` returns
+events or raises `IllegalAction`), how an event changes the state (`evolve`), and what each role
+may see (`view`). Nothing here touches files, clocks, sensors or the network.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.engine.core.errors import UnknownGame, UnknownRole
+from companion.engine.core.values import Action, Event, Outcome, freeze
+
+__all__ = [
+    "CHANCE", "PUBLIC", "REFEREE", "GameType", "Rules", "game_names", "register", "rules_class",
+]
+
+S = TypeVar("S")
+K = TypeVar("K")
+
+CHANCE = "chance"
+"""The role that rolls dice and draws from bags and decks; its actions are recorded too."""
+PUBLIC = "public"
+"""The view for the shared tablet: only what every player at the table may know."""
+REFEREE = "referee"
+"""The view that sees everything; never shown to a player."""
+
+
+@dataclass(frozen=True)
+class GameType:
+    """A game's description as data: who plays, what is hidden, where its rules come from."""
+
+    name: str
+    title: str
+    kit: str
+    min_players: int
+    max_players: int
+    chance: bool
+    hidden_information: bool
+    rulebook: str
+    turn_rule: str
+    """Rule cited when someone acts out of turn."""
+    end_rule: str
+    """Rule cited when someone acts after the game has ended."""
+
+
+class Rules(ABC, Generic[S, K]):
+    """One game's rules over its immutable state type `S` and kit type `K`."""
+
+    game_type: ClassVar[GameType]
+
+    def __init__(self, kit: K, options: Mapping[str, Any] | None = None) -> None:
+        self.kit = kit
+        self.options: Mapping[str, Any] = freeze(self.check_options(dict(options or {})))
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Validate and complete the options; raise ValueError naming a bad one."""
+        if options:
+            raise ValueError(f"{self.game_type.name} takes no options, got {sorted(options)}")
+        return options
+
+    @property
+    @abstractmethod
+    def roles(self) -> tuple[str, ...]:
+        """The players' roles for these options (2-4 for Rumble Nation, say)."""
+
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The state before the first action; chance set-up comes as chance actions."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> tuple[str, ...]:
+        """Roles that may act now (`CHANCE` when a die or draw is due); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, role: str) -> Sequence[Action]:
+        """Every action `role` may take now; the tablet offers only these."""
+
+    @abstractmethod
+    def decide(self, state: S, action: Action) -> Sequence[Event]:
+        """What the action means, as events; raise IllegalAction (with its rule) if forbidden.
+
+        Must not change `state`: a rejected action leaves the game as it was.
+        """
+
+    @abstractmethod
+    def evolve(self, state: S, event: Event) -> S:
+        """The state after one event. Pure: the same state and event give the same result."""
+
+    @abstractmethod
+    def view(self, state: S, role: str) -> dict[str, Any]:
+        """What `role` (a player, `PUBLIC` or `REFEREE`) may see, as JSON data."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def sample_chance(self, state: S, rng: random.Random) -> Action:
+        """A chance action drawn with `rng` (uniform over the legal ones by default).
+
+        Games whose chance outcomes are too many to list (a shuffled deck) override this.
+        """
+        return rng.choice(list(self.legal_actions(state, CHANCE)))
+
+    def check_view_role(self, role: str) -> None:
+        if role not in (*self.roles, PUBLIC, REFEREE):
+            raise UnknownRole(
+                f"{self.game_type.name} has no role '{role}' "
+                f"(roles: {', '.join((*self.roles, PUBLIC, REFEREE))})"
+            )
+
+
+_REGISTRY: dict[str, type[Rules[Any, Any]]] = {}
+
+
+def register(cls: type[Rules[S, K]]) -> type[Rules[S, K]]:
+    """Class decorator: make a game findable by its `game_type.name`."""
+    _REGISTRY[cls.game_type.name] = cls
+    return cls
+
+
+def rules_class(name: str) -> type[Rules[Any, Any]]:
+    """The rules registered under `name`; UnknownGame lists the known ones."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownGame(f"no rules for game '{name}' (known: {', '.join(game_names())})") \
+            from None
+
+
+def game_names() -> list[str]:
+    return sorted(_REGISTRY)

@@ -1,0 +1,147 @@
+"""Load a kit folder: a `kit.yaml` manifest plus the game's component files.
+
+Each game registers a `KitSpec` saying which files it has and which pydantic model reads each;
+the spec's `build` then checks what spans files (a road's ends, a marker's blocks) and assembles
+the frozen kit object the engine uses. Every problem is collected with its file, line and entry.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from companion.kits.board import Frozen, Id
+from companion.kits.problems import KitError, KitProblem, Problems, YamlDocument
+
+__all__ = ["DATA_DIR", "Kit", "KitManifest", "KitSpec", "load_kit", "register_spec", "shipped_kits"]
+
+DATA_DIR = Path(__file__).parent / "data"
+MANIFEST = "kit.yaml"
+M = TypeVar("M", bound=BaseModel)
+
+
+class KitManifest(Frozen):
+    """`kit.yaml`: which game a kit is for, its version, and its component files."""
+
+    id: Id
+    game: Id
+    version: str
+    title: str
+    sample: bool = False
+    notes: str = ""
+
+
+class Kit(Frozen):
+    """Base of every game's assembled kit: the manifest facts every consumer needs."""
+
+    id: str
+    game: str
+    version: str
+    title: str
+    sample: bool
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(label, value) rows for `companion kit check`."""
+        return [("kit", f"{self.id} {self.version} ({self.game})")]
+
+
+class KitSpec(ABC):
+    """How one game's kit is read: its files, their models, and the checks across them."""
+
+    game: ClassVar[str]
+    files: ClassVar[Mapping[str, type[BaseModel]]]
+
+    @abstractmethod
+    def build(
+        self, manifest: KitManifest, parts: Mapping[str, BaseModel], problems: Problems
+    ) -> Kit:
+        """Check what spans files, adding to `problems`, and assemble the kit."""
+
+
+_SPECS: dict[str, KitSpec] = {}
+
+
+def register_spec(spec: KitSpec) -> KitSpec:
+    """Make a game's kits loadable; called once per game module."""
+    _SPECS[spec.game] = spec
+    return spec
+
+
+def shipped_kits() -> list[str]:
+    """Names of the kits that ship inside the package."""
+    return sorted(p.name for p in DATA_DIR.iterdir() if (p / MANIFEST).is_file())
+
+
+def load_kit(name_or_path: str | Path) -> Kit:
+    """A shipped kit by name, or a folder holding a (possibly edited) copy of one.
+
+    Raises KitError listing every problem found, each with file, line and entry.
+    """
+    folder = _find(name_or_path)
+    label = str(name_or_path)
+    manifest_doc = YamlDocument.read(folder / MANIFEST)
+    problems = Problems(label, {MANIFEST: manifest_doc})
+    manifest = _parse(problems, manifest_doc, KitManifest)
+    problems.raise_if_any()
+    assert isinstance(manifest, KitManifest)
+    spec = _SPECS.get(manifest.game)
+    if spec is None:
+        problems.add(MANIFEST, ("game",), f"no rules for game '{manifest.game}' "
+                     f"(known: {', '.join(sorted(_SPECS))})")
+        problems.raise_if_any()
+    assert spec is not None
+    parts: dict[str, BaseModel] = {}
+    for file, model in spec.files.items():
+        path = folder / file
+        if not path.is_file():
+            problems.found.append(KitProblem(file, None, "", "file is missing from the kit"))
+            continue
+        doc = YamlDocument.read(path)
+        problems.docs[file] = doc
+        part = _parse(problems, doc, model)
+        if part is not None:
+            parts[file] = part
+    problems.raise_if_any()
+    kit = spec.build(manifest, parts, problems)
+    problems.raise_if_any()
+    return kit
+
+
+def _find(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if path.is_dir():
+        if not (path / MANIFEST).is_file():
+            raise KitError(str(path), [KitProblem(MANIFEST, None, "", f"no {MANIFEST} in {path}")])
+        return path
+    shipped = DATA_DIR / str(name_or_path)
+    if "/" not in str(name_or_path) and (shipped / MANIFEST).is_file():
+        return shipped
+    known = ", ".join(shipped_kits())
+    raise KitError(str(name_or_path), [KitProblem(
+        str(name_or_path), None, "", f"no such kit folder, and no shipped kit of that name "
+        f"(shipped: {known})")])
+
+
+def _parse(problems: Problems, doc: YamlDocument, model: type[M]) -> M | None:
+    """Validate one file against its model, turning pydantic's errors into kit problems."""
+    if not isinstance(doc.data, dict):
+        problems.add(doc.name, (), "expected a mapping at the top of the file")
+        return None
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            reason = error["msg"]
+            if error["type"] == "extra_forbidden":
+                reason = f"unknown field '{loc[-1]}'"
+            elif error["type"] == "missing":
+                reason = f"missing field '{loc[-1]}'"
+            elif "input" in error and not isinstance(error["input"], dict | list):
+                reason = f"{reason} (got {error['input']!r})"
+            problems.add(doc.name, loc, reason)
+        return None
