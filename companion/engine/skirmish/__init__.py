@@ -39,11 +39,11 @@ class SkirmishRules(Rules[SkirmishState, SkirmishKit]):
     )
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """`turns`: how many turns in all before S5.3 decides (default 20)."""
+        """`turns`: how many turns in all before S5.3 decides (default 40)."""
         unknown = set(options) - {"turns"}
         if unknown:
             raise ValueError(f"unknown Skirmish option(s): {', '.join(sorted(unknown))}")
-        turns = options.get("turns", 20)
+        turns = options.get("turns", 40)
         if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
             raise ValueError(f"option 'turns' must be a whole number >= 1, got {turns!r}")
         return {"turns": turns}
