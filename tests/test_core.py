@@ -76,7 +76,7 @@ def test_malformed_action_text_says_what_is_wrong():
 def test_registry_finds_games_and_names_unknown_ones():
     assert "skirmish" in game_names()
     assert rules_class("skirmish") is SkirmishRules
-    with pytest.raises(UnknownGame, match="known: .*skirmish"):
+    with pytest.raises(UnknownGame, match=r"known: .*skirmish"):
         rules_class("chess")
 
 

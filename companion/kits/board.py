@@ -20,6 +20,9 @@ Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
 """Ids are lower-case snake case, so they survive YAML, URLs and the record format alike."""
 
 
+Fraction = Annotated[float, Field(ge=0, le=1)]
+
+
 class Frozen(BaseModel):
     """Base of every kit model: immutable, and strict about unknown fields (typos)."""
 
@@ -31,7 +34,8 @@ class Location(Frozen):
 
     id: Id
     name: str
-    xy: tuple[Annotated[float, Field(ge=0, le=1)], Annotated[float, Field(ge=0, le=1)]] | None = None
+    xy: tuple[Fraction, Fraction] | None = None
+    """Centre on the printed board, as fractions of its width and height (for calibration)."""
 
 
 class Road(Frozen):

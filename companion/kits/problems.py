@@ -85,10 +85,10 @@ class YamlDocument:
         """The plain value at `loc`, or None where the path does not exist."""
         value = self.data
         for key in loc:
-            if isinstance(value, dict) and key in value:
-                value = value[key]
-            elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
-                value = value[key]
+            in_dict = isinstance(value, dict) and key in value
+            in_list = isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)
+            if in_dict or in_list:
+                value = value[key]  # type: ignore[index]
             else:
                 return None
         return value

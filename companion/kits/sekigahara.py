@@ -194,15 +194,20 @@ class SekigaharaKit(Kit):
         return [
             *super().summary(),
             ("locations", str(len(self.locations))),
-            ("roads", f"{len(self.roads)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"),
+            ("roads", f"{len(self.roads)} ({_counts(kinds)})"),
             ("castles", f"{sum(castles.values())} ({_per_side(castles)})"),
             ("resources", str(sum(loc.resource for loc in self.locations))),
-            ("capitals", ", ".join(f"{loc.name} ({loc.capital})" for loc in self.locations if loc.capital)),
+            ("capitals", ", ".join(
+                f"{loc.name} ({loc.capital})" for loc in self.locations if loc.capital)),
             ("boxes", ", ".join(b.id for b in self.boxes)),
             ("decks", _per_side(decks) + " cards"),
             ("blocks", _per_side(blocks) + f" ({self.block_manifest} manifest)"),
             ("weeks", str(self.tracks.weeks)),
         ]
+
+
+def _counts(counts: Counter[str]) -> str:
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 
 def _per_side(counts: Counter[str]) -> str:
@@ -362,7 +367,8 @@ def _expand_cards(decks: CardsFile) -> tuple[Card, ...]:
         numbers: Counter[str] = Counter()
         for face in decks.decks.get(side, ()):
             for _ in range(face.count):
-                stem = f"{side[0].upper()}-" + (f"{face.clan}-{face.kind}" if face.clan else "loyalty")
+                name = f"{face.clan}-{face.kind}" if face.clan else "loyalty"
+                stem = f"{side[0].upper()}-{name}"
                 numbers[stem] += 1
                 cards.append(Card(id=f"{stem}-{numbers[stem]}", side=side, clan=face.clan,
                                   kind=face.kind, bid=face.bid))

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from companion.engine.core import Action, Event, canonical_json
 
 __all__ = [
-    "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError", "dumps_entry",
-    "dumps_header", "read_record", "write_record",
+    "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError",
+    "dumps_entry", "dumps_header", "read_record", "write_record",
 ]
 
 FORMAT = "tabletop-companion-record"
