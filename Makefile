@@ -13,10 +13,12 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check companion tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 lint: setup
 	$(BIN)/ruff check companion tests
+	$(BIN)/mypy
 
 setup: $(VENV)/.installed
 

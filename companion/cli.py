@@ -7,6 +7,8 @@ prints the result and picks the exit code (0 fine, 1 the input has a problem, 2 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -152,14 +154,14 @@ def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str
     record = record_of(game, loaded, started_at=started, source="simulator",
                        players=_pairs(players, str))
     if out is None:
-        write_record(click.get_text_stream("stdout"), record.header, record.entries)
+        write_record(sys.stdout, record.header, record.entries)
     else:
         write_record(out, record.header, record.entries)
         state = "finished" if playout.finished else f"stopped after {max_actions} actions"
         click.echo(f"{out}: {playout.actions} actions, {state}")
 
 
-def _pairs(items: tuple[str, ...], parse: Any) -> dict[str, Any]:
+def _pairs(items: tuple[str, ...], parse: Callable[[str], Any]) -> dict[str, Any]:
     result = {}
     for item in items:
         key, sep, value = item.partition("=")

@@ -96,11 +96,13 @@ class YamlDocument:
 
 def _child(node: yaml.Node, key: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
+        pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
+        for key_node, value_node in pairs:
             if key_node.value == str(key):
                 return value_node
-    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-        return node.value[key]
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+        items: list[yaml.Node] = node.value
+        return items[key] if key < len(items) else None
     return None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -206,11 +206,11 @@ class SekigaharaKit(Kit):
         ]
 
 
-def _counts(counts: Counter[str]) -> str:
+def _counts(counts: Mapping[Any, int]) -> str:
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 
-def _per_side(counts: Counter[str]) -> str:
+def _per_side(counts: Mapping[Any, int]) -> str:
     return ", ".join(f"{side} {counts.get(side, 0)}" for side in SIDES)
 
 
@@ -333,9 +333,9 @@ def _check_setup_markers(problems: Problems, board: MapFile, blocks: BlocksFile)
             if marker.kind == "random":
                 random_draws[marker.side] += marker.count
                 continue
-            key = (marker.side, marker.kind)
-            wanted[key] += marker.count
-            where.setdefault(key, (group, index, "setup", m))
+            marker_key: tuple[str, str] = (marker.side, marker.kind)
+            wanted[marker_key] += marker.count
+            where.setdefault(marker_key, (group, index, "setup", m))
     have: Counter[tuple[str, str]] = Counter()
     first: dict[tuple[str, str], tuple[str | int, ...]] = {}
     for side, faces in blocks.setup_blocks.items():
@@ -344,14 +344,14 @@ def _check_setup_markers(problems: Problems, board: MapFile, blocks: BlocksFile)
                 have[(side, face.setup)] += face.count
                 first.setdefault((side, face.setup), ("setup_blocks", side, index))
     for key in sorted(set(wanted) | set(have)):
-        side, kind = key
+        who, kind = key
         if wanted[key] > have[key]:
             problems.add("map.yaml", where[key],
-                         f"set-up marker for {wanted[key]} {side} {kind} block(s), but "
+                         f"set-up marker for {wanted[key]} {who} {kind} block(s), but "
                          f"blocks.yaml has {have[key]} (5.2.1)")
         elif have[key] > wanted[key]:
             problems.add("blocks.yaml", first[key],
-                         f"{have[key]} {side} {kind} set-up block(s), but the map has markers "
+                         f"{have[key]} {who} {kind} set-up block(s), but the map has markers "
                          f"for {wanted[key]} (5.2.1)")
     for side in SIDES:
         bag = sum(face.count for face in blocks.bag_blocks.get(side, ()))

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,7 +23,7 @@ __all__ = [
     "dumps_entry", "dumps_header", "read_record", "write_record",
 ]
 
-FORMAT = "tabletop-companion-record"
+FORMAT: Final = "tabletop-companion-record"
 VERSION = 1
 Source = Literal["camera", "card_reader", "scanner", "button", "tablet", "referee", "simulator"]
 SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
@@ -140,7 +140,7 @@ def read_record(path: Path) -> Record:
         raise RecordError(name, 1, "the record is empty: line 1 must be the header")
     number, first = lines[0]
     header = _header(name, number, _json(name, number, first))
-    entries = []
+    entries: list[Entry] = []
     for number, line in lines[1:]:
         data = _upcast(_json(name, number, line), header.version)
         entries.append(_entry(name, number, data, expected_seq=len(entries) + 1))

@@ -21,10 +21,7 @@ def decide_roll(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
     battle = state.battle
     if battle is None:
         raise IllegalAction("S4.2", "no battle is waiting for dice")
-    dice = {role: action.args.get(role) for role in ("attacker", "defender")}
-    for role, value in dice.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value not in DIE:
-            raise IllegalAction("S4.2", f"the {role}'s die must show 1-6, got {value!r}")
+    dice = {role: _die(action, role) for role in ("attacker", "defender")}
     fighters = {side: state.blocks_at(battle.at, side)
                 for side in (battle.attacker, battle.defender)}
     totals = {
@@ -43,6 +40,13 @@ def decide_roll(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
         Event("BattleEnded", {"at": battle.at, "winner": winner, "totals": totals}),
     ]
     return events + _after_battle(kit, state, battle.at, winner, loser, fighters, turns)
+
+
+def _die(action: Action, role: str) -> int:
+    value = action.args.get(role)
+    if not isinstance(value, int) or isinstance(value, bool) or value not in DIE:
+        raise IllegalAction("S4.2", f"the {role}'s die must show 1-6, got {value!r}")
+    return value
 
 
 def _after_battle(
