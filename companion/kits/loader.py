@@ -55,6 +55,11 @@ class KitSpec(ABC):
     game: ClassVar[str]
     files: ClassVar[Mapping[str, type[BaseModel]]]
 
+    def check_file(  # noqa: B027 - an optional hook: most games check within build
+        self, file: str, part: BaseModel, problems: Problems
+    ) -> None:
+        """Checks that need only this one file, run even when another file is broken."""
+
     @abstractmethod
     def build(
         self, manifest: KitManifest, parts: Mapping[str, BaseModel], problems: Problems
@@ -84,7 +89,8 @@ def load_kit(name_or_path: str | Path) -> Kit:
     folder = _find(name_or_path)
     label = str(name_or_path)
     manifest_doc = YamlDocument.read(folder / MANIFEST)
-    problems = Problems(label, {MANIFEST: manifest_doc})
+    problems = Problems(label)
+    problems.add_document(manifest_doc)
     manifest = _parse(problems, manifest_doc, KitManifest)
     problems.raise_if_any()
     assert isinstance(manifest, KitManifest)
@@ -94,32 +100,46 @@ def load_kit(name_or_path: str | Path) -> Kit:
                      f"(known: {', '.join(sorted(_SPECS))})")
         problems.raise_if_any()
     assert spec is not None
+    parts = _read_parts(folder, spec, problems)
+    if len(parts) < len(spec.files):  # cross-file checks need every part: report what we have
+        problems.raise_if_any()
+    kit = spec.build(manifest, parts, problems)
+    problems.raise_if_any()
+    return kit
+
+
+def _read_parts(folder: Path, spec: KitSpec, problems: Problems) -> dict[str, BaseModel]:
+    """Parse every file the spec names; check each one that parsed on its own."""
     parts: dict[str, BaseModel] = {}
     for file, model in spec.files.items():
         path = folder / file
         if not path.is_file():
             problems.found.append(KitProblem(file, None, "", "file is missing from the kit"))
             continue
-        doc = YamlDocument.read(path)
-        problems.docs[file] = doc
+        try:
+            doc = YamlDocument.read(path)
+        except KitError as exc:
+            problems.found.extend(exc.problems)
+            continue
+        problems.add_document(doc)
         part = _parse(problems, doc, model)
         if part is not None:
             parts[file] = part
-    problems.raise_if_any()
-    kit = spec.build(manifest, parts, problems)
-    problems.raise_if_any()
-    return kit
+            spec.check_file(file, part, problems)
+    return parts
 
 
 def _find(name_or_path: str | Path) -> Path:
+    """A bare name is a shipped kit when one has that name; anything else is a folder."""
+    text = str(name_or_path)
+    shipped = DATA_DIR / text
+    if "/" not in text and text not in (".", "..") and (shipped / MANIFEST).is_file():
+        return shipped
     path = Path(name_or_path)
     if path.is_dir():
         if not (path / MANIFEST).is_file():
-            raise KitError(str(path), [KitProblem(MANIFEST, None, "", f"no {MANIFEST} in {path}")])
+            raise KitError(text, [KitProblem(MANIFEST, None, "", f"no {MANIFEST} in {path}")])
         return path
-    shipped = DATA_DIR / str(name_or_path)
-    if "/" not in str(name_or_path) and (shipped / MANIFEST).is_file():
-        return shipped
     known = ", ".join(shipped_kits())
     raise KitError(str(name_or_path), [KitProblem(
         str(name_or_path), None, "", f"no such kit folder, and no shipped kit of that name "

@@ -50,35 +50,40 @@ class YamlDocument:
     name: str
     data: object
     root: yaml.Node | None
+    duplicate_keys: list[tuple[Loc, str]] = field(default_factory=list)
 
     @classmethod
     def read(cls, path: Path) -> YamlDocument:
         """Parse `path`; raise KitError naming the line when the YAML itself is malformed."""
         try:
             text = path.read_text(encoding="utf-8")
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise KitError(str(path.parent), [KitProblem(path.name, None, "", str(exc))]) from exc
         try:
             root = yaml.compose(text, Loader=yaml.SafeLoader)
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else None
-            reason = f"malformed YAML: {getattr(exc, 'problem', None) or exc}"
-            raise KitError(str(path.parent), [KitProblem(path.name, line, "", reason)]) from exc
-        return cls(path.name, data, root)
+            raise KitError(str(path.parent), [_malformed(path.name, exc)]) from exc
+        doc = cls(path.name, data, root)
+        if root is not None:
+            _find_duplicate_keys(root, (), doc.duplicate_keys)
+        return doc
 
     def line_of(self, loc: Loc) -> int | None:
-        """The line of the deepest node that `loc` reaches (1-based)."""
+        """The line of the deepest entry that `loc` reaches (1-based).
+
+        A mapping's value is placed on its key's line, so a problem with a whole list points
+        at the list's name rather than its first item.
+        """
         node = self.root
         if node is None:
             return None
         line = node.start_mark.line + 1
         for key in loc:
-            node = _child(node, key)
-            if node is None:
+            found = _child(node, key)
+            if found is None:
                 break
-            line = node.start_mark.line + 1
+            node, line = found
         return line
 
     def get(self, loc: Loc) -> object:
@@ -94,39 +99,75 @@ class YamlDocument:
         return value
 
 
-def _child(node: yaml.Node, key: str | int) -> yaml.Node | None:
+def _malformed(name: str, exc: yaml.YAMLError) -> KitProblem:
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    reason = f"malformed YAML: {getattr(exc, 'problem', None) or exc}"
+    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if context_mark is not None and context_mark.line + 1 != line:
+        reason += f" ({context or 'started'} at line {context_mark.line + 1})"
+    return KitProblem(name, line, "", reason)
+
+
+def _child(node: yaml.Node, key: str | int) -> tuple[yaml.Node, int] | None:
     if isinstance(node, yaml.MappingNode):
         pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
         for key_node, value_node in pairs:
             if key_node.value == str(key):
-                return value_node
+                return value_node, key_node.start_mark.line + 1
     elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
         items: list[yaml.Node] = node.value
-        return items[key] if key < len(items) else None
+        if key < len(items):
+            return items[key], items[key].start_mark.line + 1
     return None
 
 
+def _find_duplicate_keys(node: yaml.Node, loc: Loc, found: list[tuple[Loc, str]]) -> None:
+    """PyYAML keeps the last of two equal keys silently; a hand-edited kit wants to know."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
+        for key_node, value_node in pairs:
+            key = str(key_node.value)
+            if key in seen:
+                found.append(((*loc, key), key))
+            seen.add(key)
+            _find_duplicate_keys(value_node, (*loc, key), found)
+    elif isinstance(node, yaml.SequenceNode):
+        items: list[yaml.Node] = node.value
+        for index, item in enumerate(items):
+            _find_duplicate_keys(item, (*loc, index), found)
+
+
 def entry_label(doc: YamlDocument | None, loc: Loc) -> str:
-    """`roads[12] (kiso-sua)`: the path to an entry, plus its id or ends where it has them."""
+    """`roads[12] (kiso-sua)`: the path to an entry, plus the id of the entry it is in."""
     parts: list[str] = []
     for key in loc:
+        if key == "[key]":  # pydantic's marker for a bad mapping key: the path already names it
+            continue
         if isinstance(key, int):
             parts.append(f"[{key}]")
         else:
             parts.append(("." if parts else "") + key)
     label = "".join(parts)
-    # Name the innermost list entry by its id (or road ends) so a person can find it.
+    name = _enclosing_name(doc, loc)
+    return f"{label} ({name})" if name else label
+
+
+def _enclosing_name(doc: YamlDocument | None, loc: Loc) -> str | None:
+    """The id (or a road's two ends) of the innermost list entry around `loc` that has one."""
+    if doc is None:
+        return None
     for cut in range(len(loc), 0, -1):
-        if isinstance(loc[cut - 1], int):
-            item = doc.get(loc[:cut]) if doc else None
-            if isinstance(item, dict):
-                name = item.get("id") or (
-                    f"{item.get('a')}-{item.get('b')}" if "a" in item and "b" in item else None
-                )
-                if name:
-                    label += f" ({name})"
-            break
-    return label
+        if not isinstance(loc[cut - 1], int):
+            continue
+        item = doc.get(loc[:cut])
+        if isinstance(item, dict):
+            if item.get("id"):
+                return str(item["id"])
+            if "a" in item and "b" in item:
+                return f"{item['a']}-{item['b']}"
+    return None
 
 
 @dataclass
@@ -137,10 +178,17 @@ class Problems:
     docs: dict[str, YamlDocument] = field(default_factory=dict)
     found: list[KitProblem] = field(default_factory=list)
 
-    def add(self, file: str, loc: Loc, reason: str) -> None:
+    def add(self, file: str, loc: Loc, reason: str, *, entry: str | None = None) -> None:
+        """Record a problem at `loc` in `file`; `entry` replaces the label made from `loc`."""
         doc = self.docs.get(file)
         line = doc.line_of(loc) if doc else None
-        self.found.append(KitProblem(file, line, entry_label(doc, loc), reason))
+        self.found.append(KitProblem(file, line, entry or entry_label(doc, loc), reason))
+
+    def add_document(self, doc: YamlDocument) -> None:
+        """Track a file's lines, and report the keys it repeats."""
+        self.docs[doc.name] = doc
+        for loc, key in doc.duplicate_keys:
+            self.add(doc.name, loc, f"key '{key}' appears twice: only the last would count")
 
     def __iter__(self) -> Iterator[KitProblem]:
         return iter(self.found)

@@ -220,6 +220,15 @@ class SekigaharaSpec(KitSpec):
         "map.yaml": MapFile, "cards.yaml": CardsFile, "blocks.yaml": BlocksFile,
     }
 
+    def check_file(self, file: str, part: BaseModel, problems: Problems) -> None:
+        if isinstance(part, MapFile):
+            check_graph(problems, file, part.locations, part.roads)
+            _check_map(problems, part)
+        elif isinstance(part, CardsFile):
+            _check_decks(problems, part)
+        elif isinstance(part, BlocksFile):
+            _check_blocks(problems, part)
+
     def build(
         self, manifest: KitManifest, parts: Mapping[str, BaseModel], problems: Problems
     ) -> SekigaharaKit:
@@ -227,11 +236,7 @@ class SekigaharaSpec(KitSpec):
         assert isinstance(board, MapFile)
         assert isinstance(decks, CardsFile)
         assert isinstance(blocks, BlocksFile)
-        check_graph(problems, "map.yaml", board.locations, board.roads)
-        clan_side = _check_clans(problems, blocks)
-        _check_map(problems, board, clan_side)
-        _check_decks(problems, decks, clan_side)
-        _check_blocks(problems, blocks, clan_side)
+        _check_clan_references(problems, board, decks, blocks)
         _check_setup_markers(problems, board, blocks)
         return SekigaharaKit(
             id=manifest.id, game=manifest.game, version=manifest.version, title=manifest.title,
@@ -242,27 +247,13 @@ class SekigaharaSpec(KitSpec):
         )
 
 
-def _check_clans(problems: Problems, blocks: BlocksFile) -> dict[str, Side]:
-    clan_side: dict[str, Side] = {}
-    for side, clans in blocks.clans.items():
-        for index, clan in enumerate(clans):
-            if clan in clan_side:
-                problems.add("blocks.yaml", ("clans", side, index),
-                             f"clan '{clan}' is listed for both sides")
-            clan_side[clan] = side
-    for side in SIDES:
-        if side not in blocks.clans:
-            problems.add("blocks.yaml", ("clans",), f"no clans listed for side '{side}'")
-    return clan_side
+def _clan_sides(blocks: BlocksFile) -> dict[str, Side]:
+    return {clan: side for side, clans in blocks.clans.items() for clan in clans}
 
 
-def _check_map(problems: Problems, board: MapFile, clan_side: dict[str, Side]) -> None:
+def _check_map(problems: Problems, board: MapFile) -> None:
     ids = {loc.id: loc for loc in board.locations}
     for index, loc in enumerate(board.locations):
-        for r, clan in enumerate(loc.recruitment):
-            if clan not in clan_side:
-                problems.add("map.yaml", ("locations", index, "recruitment", r),
-                             f"unknown clan '{clan}'")
         if loc.capital and not loc.resource:
             problems.add("map.yaml", ("locations", index, "capital"),
                          "a capital is a resource location (4.5)")
@@ -278,7 +269,7 @@ def _check_map(problems: Problems, board: MapFile, clan_side: dict[str, Side]) -
                      f"needs exactly one entry for each week 1-{board.tracks.weeks}")
 
 
-def _check_decks(problems: Problems, decks: CardsFile, clan_side: dict[str, Side]) -> None:
+def _check_decks(problems: Problems, decks: CardsFile) -> None:
     bids: dict[int, Side] = {}
     for side in SIDES:
         faces = decks.decks.get(side)
@@ -290,35 +281,60 @@ def _check_decks(problems: Problems, decks: CardsFile, clan_side: dict[str, Side
             problems.add("cards.yaml", ("decks", side),
                          f"the {side} deck has {total} cards, not {CARDS_PER_DECK}")
         for index, face in enumerate(faces):
-            loc = ("decks", side, index)
-            if face.clan is not None and clan_side.get(face.clan) != side:
-                reason = (f"unknown clan '{face.clan}'" if face.clan not in clan_side
-                          else f"clan '{face.clan}' fights for {clan_side[face.clan]}, not {side}")
-                problems.add("cards.yaml", (*loc, "clan"), reason)
             if bids.setdefault(face.bid, side) != side:
-                problems.add("cards.yaml", (*loc, "bid"),
+                problems.add("cards.yaml", ("decks", side, index, "bid"),
                              f"bid {face.bid} appears in both decks: bids must never tie (6.3)")
 
 
-def _check_blocks(problems: Problems, blocks: BlocksFile, clan_side: dict[str, Side]) -> None:
+def _check_blocks(problems: Problems, blocks: BlocksFile) -> None:
+    seen: dict[str, Side] = {}
+    for side, clans in blocks.clans.items():
+        for index, clan in enumerate(clans):
+            if seen.setdefault(clan, side) != side:
+                problems.add("blocks.yaml", ("clans", side, index),
+                             f"clan '{clan}' is listed for both sides")
     for side in SIDES:
-        total = 0
-        for group in ("setup_blocks", "bag_blocks"):
-            faces = getattr(blocks, group).get(side, ())
-            for index, face in enumerate(faces):
-                total += face.count
-                loc = (group, side, index)
-                if clan_side.get(face.clan) != side:
-                    reason = (f"unknown clan '{face.clan}'" if face.clan not in clan_side
-                              else f"clan '{face.clan}' fights for {clan_side[face.clan]}, "
-                              f"not {side}")
-                    problems.add("blocks.yaml", (*loc, "clan"), reason)
+        if side not in blocks.clans:
+            problems.add("blocks.yaml", ("clans",), f"no clans listed for side '{side}'")
+        counts = {group: sum(f.count for f in getattr(blocks, group).get(side, ()))
+                  for group in ("setup_blocks", "bag_blocks")}
+        for group in counts:
+            for index, face in enumerate(getattr(blocks, group).get(side, ())):
                 if (group == "setup_blocks") != (face.setup is not None):
-                    problems.add("blocks.yaml", (*loc, "setup"),
+                    problems.add("blocks.yaml", (group, side, index, "setup"),
                                  "set-up blocks carry a set-up symbol and bag blocks none (5.1)")
+        total = sum(counts.values())
         if total != BLOCKS_PER_SIDE:
-            problems.add("blocks.yaml", ("setup_blocks", side),
-                         f"{side} has {total} blocks, not {BLOCKS_PER_SIDE} (1)")
+            problems.add(
+                "blocks.yaml", ("bag_blocks", side),
+                f"{side} has {total} blocks ({counts['setup_blocks']} set-up + "
+                f"{counts['bag_blocks']} bag), not {BLOCKS_PER_SIDE} (1)",
+                entry=f"{side} blocks")
+
+
+def _check_clan_references(
+    problems: Problems, board: MapFile, decks: CardsFile, blocks: BlocksFile
+) -> None:
+    """Every clan named on the map, a card or a block is listed, and on the right side."""
+    clan_side = _clan_sides(blocks)
+
+    def check(file: str, loc: tuple[str | int, ...], clan: str, side: Side | None) -> None:
+        if clan not in clan_side:
+            problems.add(file, loc, f"unknown clan '{clan}'")
+        elif side is not None and clan_side[clan] != side:
+            problems.add(file, loc, f"clan '{clan}' fights for {clan_side[clan]}, not {side}")
+
+    for index, loc in enumerate(board.locations):
+        for r, clan in enumerate(loc.recruitment):
+            check("map.yaml", ("locations", index, "recruitment", r), clan, None)
+    for side, faces in decks.decks.items():
+        for index, card in enumerate(faces):
+            if card.clan is not None:
+                check("cards.yaml", ("decks", side, index, "clan"), card.clan, side)
+    for group in ("setup_blocks", "bag_blocks"):
+        for side, block_faces in getattr(blocks, group).items():
+            for index, face in enumerate(block_faces):
+                check("blocks.yaml", (group, side, index, "clan"), face.clan, side)
 
 
 def _check_setup_markers(problems: Problems, board: MapFile, blocks: BlocksFile) -> None:

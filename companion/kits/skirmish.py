@@ -67,13 +67,16 @@ class SkirmishSpec(KitSpec):
         "map.yaml": MapFile, "armies.yaml": ArmiesFile,
     }
 
+    def check_file(self, file: str, part: BaseModel, problems: Problems) -> None:
+        if isinstance(part, MapFile):
+            check_graph(problems, file, part.locations, part.roads)
+
     def build(
         self, manifest: KitManifest, parts: Mapping[str, BaseModel], problems: Problems
     ) -> SkirmishKit:
         board, armies = parts["map.yaml"], parts["armies.yaml"]
         assert isinstance(board, MapFile)
         assert isinstance(armies, ArmiesFile)
-        check_graph(problems, "map.yaml", board.locations, board.roads)
         ids = {loc.id for loc in board.locations}
         if len(armies.armies) != 2:
             problems.add("armies.yaml", ("armies",), "Skirmish is for exactly two sides")
