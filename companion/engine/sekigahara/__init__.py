@@ -1,0 +1,168 @@
+"""Sekigahara (GMT Games): set-up, the weekly cycle, movement, recruitment, overrun, Mori and
+victory (chapters 2-7 and 9.3 of the rules; docs/sekigahara.md has the interpretations).
+
+Options: `knowledge` is `full` (the engine deals every card: simulation, tests) or `table` (the
+physical game: hands are unknown, cards are checked for consistency with what was seen);
+`edition` is `2016` (default) or `2011` where the two rulebooks differ.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import Any
+
+from companion.engine.core import (
+    CHANCE,
+    Action,
+    Event,
+    GameType,
+    IllegalAction,
+    Outcome,
+    Rules,
+    register,
+)
+from companion.engine.sekigahara import legal
+from companion.engine.sekigahara.cards import deal, sample_deal
+from companion.engine.sekigahara.context import Batch, Context
+from companion.engine.sekigahara.mori import decide_mori
+from companion.engine.sekigahara.movement import decide_end_movement, decide_level, decide_move
+from companion.engine.sekigahara.recruitment import decide_recruit
+from companion.engine.sekigahara.setup import (
+    check_setup,
+    decide_draw_blocks,
+    initial_state,
+    sample_draw_blocks,
+    setup_actions,
+)
+from companion.engine.sekigahara.state import SekigaharaState, evolve
+from companion.engine.sekigahara.views import view
+from companion.engine.sekigahara.weekly import (
+    advance,
+    decide_bid,
+    decide_choose_first,
+    decide_discard,
+)
+from companion.kits.sekigahara import SIDES, SekigaharaKit
+
+__all__ = ["SekigaharaRules", "SekigaharaState", "check_setup", "setup_actions"]
+
+Handler = Callable[[Context, Batch, Action], None]
+
+_VERBS: dict[str, dict[str, Handler]] = {
+    "reinforcements": {"discard": decide_discard},
+    "bid": {"bid": decide_bid},
+    "first_player": {"choose_first": decide_choose_first},
+    "movement": {"movement_level": decide_level, "move": decide_move,
+                 "recruit": decide_recruit, "mori": decide_mori,
+                 "end_movement": decide_end_movement},
+}
+_PHASE_RULE = {"reinforcements": "6.2", "bid": "6.3", "first_player": "6.3",
+               "movement": "7.1", "combat": "8.1", "setup": "5.2"}
+
+
+@register
+class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
+    game_type = GameType(
+        name="sekigahara", title="Sekigahara", kit="sekigahara", min_players=2, max_players=2,
+        chance=True, hidden_information=True,
+        rulebook="shared/seeds/sekigahara-rules-de-2016-yucata.txt (2016)",
+        turn_rule="6.4", end_rule="2",
+    )
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"knowledge", "edition"}
+        if unknown:
+            raise ValueError(f"unknown Sekigahara option(s): {', '.join(sorted(unknown))}")
+        knowledge = options.get("knowledge", "full")
+        edition = str(options.get("edition", "2016"))
+        if knowledge not in ("full", "table"):
+            raise ValueError(f"option 'knowledge' is 'full' or 'table', not {knowledge!r}")
+        if edition not in ("2016", "2011"):
+            raise ValueError(f"option 'edition' is '2016' or '2011', not {edition!r}")
+        return {"knowledge": knowledge, "edition": edition}
+
+    @cached_property
+    def ctx(self) -> Context:
+        return Context(self.kit, self.options["knowledge"], self.options["edition"])
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return SIDES
+
+    def initial_state(self) -> SekigaharaState:
+        return initial_state(self.ctx)
+
+    def to_move(self, state: SekigaharaState) -> tuple[str, ...]:
+        if state.outcome is not None:
+            return ()
+        if state.pending:
+            return (CHANCE,)
+        if state.phase == "reinforcements":
+            return tuple(s for s in SIDES if state.owed_discards.get(s, 0) > 0)
+        if state.phase == "bid":
+            return tuple(s for s in SIDES if s not in state.bids and state.hands[s].count > 0)
+        return (state.active,) if state.active else ()
+
+    def legal_actions(self, state: SekigaharaState, role: str) -> Sequence[Action]:
+        """Every legal action, except where the choices are combinatorial (which cards to
+        discard, how to split a stack), where a representative sample that the rules accept."""
+        if role not in self.to_move(state) or role == CHANCE:
+            return []
+        candidates = legal.candidates(self.ctx, state, role)
+        return [a for a in candidates if self._accepts(state, a)]
+
+    def _accepts(self, state: SekigaharaState, action: Action) -> bool:
+        try:
+            self.decide(state, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def decide(self, state: SekigaharaState, action: Action) -> Sequence[Event]:
+        batch = Batch(state)
+        if action.role == CHANCE:
+            self._chance(batch, action)
+        else:
+            verbs = _VERBS.get(state.phase, {})
+            handler = verbs.get(action.verb)
+            if handler is None:
+                raise IllegalAction(_PHASE_RULE.get(state.phase, "6.1"),
+                                    f"'{action.verb}' is not possible in the {state.phase} phase",
+                                    legal=sorted(verbs))
+            handler(self.ctx, batch, action)
+        advance(self.ctx, batch)
+        return batch.events
+
+    def _chance(self, batch: Batch, action: Action) -> None:
+        if action.verb == "draw_blocks":
+            decide_draw_blocks(self.ctx, batch, action)
+            return
+        side = action.args.get("side")
+        pending = next((p for p in batch.state.pending if p.kind == "cards" and p.side == side),
+                       None)
+        if action.verb != "deal" or pending is None:
+            raise IllegalAction("3.3", f"chance cannot '{action.verb}' for {side!r} now",
+                                legal=[f"{p.kind} {p.side} {p.count}" for p in batch.state.pending])
+        cards = action.args.get("cards")
+        if not isinstance(cards, tuple):
+            raise IllegalAction("3.3", "a deal names the cards drawn")
+        deal(self.ctx, batch.state, batch, str(side), [str(c) for c in cards], pending)
+
+    def evolve(self, state: SekigaharaState, event: Event) -> SekigaharaState:
+        return evolve(state, event)
+
+    def view(self, state: SekigaharaState, role: str) -> dict[str, Any]:
+        return view(self.ctx, state, role, self.to_move(state))
+
+    def outcome(self, state: SekigaharaState) -> Outcome | None:
+        return state.outcome
+
+    def sample_chance(self, state: SekigaharaState, rng: random.Random) -> Action:
+        pending = state.pending[0]
+        if pending.kind == "blocks":
+            return sample_draw_blocks(self.ctx, state, pending, rng)
+        return Action(CHANCE, "deal", sample_deal(self.ctx, state, pending, rng))
+
+
