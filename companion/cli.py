@@ -169,3 +169,28 @@ def _pairs(items: tuple[str, ...], parse: Callable[[str], Any]) -> dict[str, Any
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}")
         result[key] = parse(value)
     return result
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks that print figures."""
+
+
+@bench.command("engine")
+@click.option("--actions", default=2000, show_default=True, help="Actions to time in all.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
+    """Time the Sekigahara engine: per-action validate+apply, and a whole-game replay."""
+    from companion.bench import bench_engine
+
+    figures = bench_engine(actions=actions, seed=seed)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"validate+apply: median {figures['action_ms_p50']} ms, 95th percentile "
+               f"{figures['action_ms_p95']} ms over {figures['actions']} actions "
+               f"({figures['games']} games)")
+    click.echo(f"replay of a whole game ({figures['replay_game_actions']} actions): "
+               f"{figures['replay_game_s']} s")
+
