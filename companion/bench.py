@@ -14,8 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine import CHANCE, Action, Game, chance_rng, rules_class
-from companion.engine.sekigahara.context import Batch
-from companion.engine.sekigahara.weekly import battles_due
+from companion.engine.sekigahara.combat import battles_due
 from companion.kits import load_kit
 from companion.record import record_of, replay
 
@@ -34,7 +33,7 @@ def _peaceful(game: Game[Any], choices: list[Action], rng: random.Random) -> Act
         after = game.state
         for event in events:
             after = game.rules.evolve(after, event)
-        if not battles_due(ctx, Batch(after)):
+        if not battles_due(ctx, after):
             return action
     return next(a for a in choices if a.verb == "end_movement")
 

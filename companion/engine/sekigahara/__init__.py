@@ -24,8 +24,22 @@ from companion.engine.core import (
     register,
 )
 from companion.engine.sekigahara import legal
+from companion.engine.sekigahara.aftermath import (
+    casualties_due,
+    decide_casualties,
+    decide_retreat,
+)
+from companion.engine.sekigahara.battle import (
+    decide_challenge,
+    decide_defect,
+    decide_deploy,
+    decide_done,
+    decide_prove,
+    initiative,
+)
 from companion.engine.sekigahara.cards import deal, sample_deal
-from companion.engine.sekigahara.context import Batch, Context
+from companion.engine.sekigahara.combat import decide_castle, decide_declare
+from companion.engine.sekigahara.context import Batch, Context, other
 from companion.engine.sekigahara.mori import decide_mori
 from companion.engine.sekigahara.movement import decide_end_movement, decide_level, decide_move
 from companion.engine.sekigahara.recruitment import decide_recruit
@@ -57,6 +71,10 @@ _VERBS: dict[str, dict[str, Handler]] = {
     "movement": {"movement_level": decide_level, "move": decide_move,
                  "recruit": decide_recruit, "mori": decide_mori,
                  "end_movement": decide_end_movement},
+    "combat": {"declare": decide_declare, "castle": decide_castle, "deploy": decide_deploy,
+               "done": decide_done, "challenge": decide_challenge, "prove": decide_prove,
+               "defect": decide_defect, "casualties": decide_casualties,
+               "retreat": decide_retreat},
 }
 _PHASE_RULE = {"reinforcements": "6.2", "bid": "6.3", "first_player": "6.3",
                "movement": "7.1", "combat": "8.1", "setup": "5.2"}
@@ -103,7 +121,41 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
             return tuple(s for s in SIDES if state.owed_discards.get(s, 0) > 0)
         if state.phase == "bid":
             return tuple(s for s in SIDES if s not in state.bids and state.hands[s].count > 0)
+        if state.phase == "combat":
+            return self._combat_to_move(state)
         return (state.active,) if state.active else ()
+
+    def _combat_to_move(self, state: SekigaharaState) -> tuple[str, ...]:
+        battle = state.battle
+        if state.castle_choice is not None:
+            return (state.castles[state.castle_choice[0]],)
+        if battle is None:
+            return (state.active,) if state.active else ()
+        if battle.stage == "retreat":
+            return (other(battle.winner or battle.defender),)
+        if battle.stage == "casualties":
+            due = casualties_due(self.ctx, state)
+            return (due[0],) if due else ()
+        if battle.challenge is not None:
+            return (other(battle.challenge[0]),)
+        roles = [initiative(battle)]
+        challenger = self._challenger(state)
+        if challenger:
+            roles.append(challenger)
+        return tuple(dict.fromkeys(r for r in roles if r))
+
+    def _challenger(self, state: SekigaharaState) -> str | None:
+        """The side that may play a loyalty card now (8.6.1), if it could hold one."""
+        battle = state.battle
+        assert battle is not None
+        group = [d for d in battle.deployments if d.group == battle.challenge_open]
+        if not group or group[0].immune or battle.siege:
+            return None
+        side = other(group[0].side)
+        hand = state.hands[side]
+        loyal = {c.id for c in self.kit.cards if c.side == side and c.kind == "loyalty"}
+        held = (hand.cards & loyal) if hand.cards is not None else (loyal - hand.discard)
+        return side if held and hand.count else None
 
     def legal_actions(self, state: SekigaharaState, role: str) -> Sequence[Action]:
         """Every legal action, except where the choices are combinatorial (which cards to

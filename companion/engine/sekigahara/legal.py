@@ -11,6 +11,9 @@ from __future__ import annotations
 from itertools import combinations, islice
 
 from companion.engine.core import Action
+from companion.engine.sekigahara.aftermath import casualties_due, loss_order, retreat_places
+from companion.engine.sekigahara.battle import can_deploy_with, undeployed
+from companion.engine.sekigahara.combat import battles_due
 from companion.engine.sekigahara.context import Context
 from companion.engine.sekigahara.mori import mori_order
 from companion.engine.sekigahara.movement import LEVEL_CARDS, movable_blocks, reach
@@ -46,7 +49,53 @@ def candidates(ctx: Context, state: SekigaharaState, side: str) -> list[Action]:
         return [Action(side, "choose_first", {"first": s}) for s in SIDES]
     if state.phase == "movement":
         return _movement(ctx, state, side, cards)
+    if state.phase == "combat":
+        return _combat(ctx, state, side, cards)
     return []
+
+
+def _combat(ctx: Context, state: SekigaharaState, side: str, cards: list[str]) -> list[Action]:
+    battle = state.battle
+    if state.castle_choice is not None:
+        return [Action(side, "castle", {"inside": inside}) for inside in (True, False)]
+    if battle is None:
+        return [Action(side, "declare", {"at": at}) for at in battles_due(ctx, state)]
+    if battle.stage == "retreat":
+        places, room = retreat_places(ctx, state)
+        survivors = state.blocks_at(battle.at, side, ctx.owner)
+        return [Action(side, "retreat", {"to": to, "castle": survivors[:k]})
+                for to in places for k in range(min(room, len(survivors)) + 1)]
+    if battle.stage == "casualties":
+        return _casualty_choices(ctx, state, side)
+    if battle.challenge is not None:
+        return ([Action(side, "prove", {"card": c}) for c in cards]
+                + [Action(side, "defect")])
+    found = [Action(side, "done")]
+    found += [Action(side, "challenge", {"card": c}) for c in cards
+              if ctx.kit.card[c].kind == "loyalty"]
+    for block in undeployed(ctx, state, side):
+        face = ctx.kit.block[block]
+        if face.leader:
+            found.append(Action(side, "deploy", {"block": block}))
+        for card in cards:
+            if can_deploy_with(face, ctx.kit.card[card]):
+                found.append(Action(side, "deploy", {"block": block, "card": card}))
+                if ctx.kit.card[card].kind == "double":
+                    found += [Action(side, "deploy", {"block": block, "card": card,
+                                                      "also": other_block})
+                              for other_block in undeployed(ctx, state, side)
+                              if other_block != block
+                              and ctx.kit.block[other_block].clan == face.clan][:1]
+    return found
+
+
+def _casualty_choices(ctx: Context, state: SekigaharaState, side: str) -> list[Action]:
+    due = casualties_due(ctx, state)
+    if due is None:
+        return []
+    units = [u for tier in loss_order(ctx, state, side) for u in tier]
+    return [Action(side, "casualties", {"blocks": list(c)})
+            for c in islice(combinations(units, due[1]), SAMPLE)]
 
 
 def _movement(ctx: Context, state: SekigaharaState, side: str,

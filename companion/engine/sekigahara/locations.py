@@ -28,11 +28,12 @@ def units_at(ctx: Context, state: SekigaharaState, where: str, side: str) -> lis
 
 
 def castle_controller(ctx: Context, state: SekigaharaState, where: str) -> str:
-    """4.3: the side with blocks there when the other has none; its allegiance when empty.
+    """4.3: the side with units there when the other has none; its allegiance when empty.
 
-    When both sides have blocks there (a siege), the castle stays with whoever held it.
+    When both sides have units there (a siege), the castle stays with whoever was there first
+    (8.9.1). A disk counts as a unit: Hideyori alone keeps Osaka castle for Ishida.
     """
-    present = [side for side in SIDES if blocks_of(ctx, state, where, side)]
+    present = [side for side in SIDES if units_at(ctx, state, where, side)]
     if len(present) == 1:
         return present[0]
     if not present:

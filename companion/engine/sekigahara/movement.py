@@ -99,10 +99,15 @@ def command_source(ctx: Context, state: SekigaharaState, side: str, source: str,
 def movable_blocks(ctx: Context, state: SekigaharaState, side: str, source: str) -> list[str]:
     """Blocks at `source` that may still move this phase (7.2, 7.3.1, 9.3)."""
     mp = state.movement
-    if source in mp.sources:
+    if source in mp.sources or _besieged(ctx, state, side, source):
         return []
     return [b for b in blocks_of(ctx, state, source, side)
             if b not in mp.moved and b not in mp.arrived]
+
+
+def _besieged(ctx: Context, state: SekigaharaState, side: str, source: str) -> bool:
+    """8.9.6: blocks besieged in a castle may not leave its location."""
+    return state.besieged.get(source) == side and bool(units_at(ctx, state, source, other(side)))
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,9 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
     if source in mp.sources:
         raise IllegalAction("7.3.1", f"the stack at {ctx.name(source)} has already moved this "
                             "phase")
+    if _besieged(ctx, state, side, source):
+        raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
+                            "not leave")
     if block in mp.arrived:
         raise IllegalAction("7.2", f"{block} arrived this turn and may not move until the next")
     raise IllegalAction("7.3.1", f"{block} has already moved this phase")

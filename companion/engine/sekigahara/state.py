@@ -14,7 +14,8 @@ from typing import Any, Literal
 from companion.engine.core import Event, Outcome
 
 __all__ = [
-    "BAG", "ELIMINATED", "Hand", "MovementPhase", "Pending", "SekigaharaState", "evolve",
+    "BAG", "ELIMINATED", "Battle", "Deployment", "Hand", "MovementPhase", "Pending",
+    "SekigaharaState", "evolve",
 ]
 
 BAG = "bag"
@@ -76,6 +77,62 @@ class MovementPhase:
     """Blocks that took part in a move (7.3.1)."""
     arrived: frozenset[str] = frozenset()
     """Blocks recruited or brought from the Mori box this turn: they may not move (7.2, 9.3)."""
+    entries: frozenset[tuple[str, str]] = frozenset()
+    """(location, came from) for every road a stack marched this phase: retreats (8.8)."""
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One block deployed in a battle (8.2.3) and what it counts for now."""
+
+    block: str
+    owner: str
+    side: str
+    """The side whose impact it counts for: the owner, or the challenger after defection."""
+    card: str | None
+    impact: int
+    special: int
+    """The part of `impact` from a special attack (8.4.1), lost on defection (8.6.2)."""
+    group: int
+    """Deployment number; a double card deploys two blocks in one group (8.4.2)."""
+
+    @property
+    def immune(self) -> bool:
+        """A leader deployed without a card cannot be challenged (8.2.4)."""
+        return self.card is None
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle or siege being fought (8.2, 8.9)."""
+
+    at: str
+    attacker: str
+    defender: str
+    siege: bool = False
+    inside: tuple[str, ...] = ()
+    """Siege: the defender's units in the castle, blocks and disks (8.9.2, 8.9.3)."""
+    deployments: tuple[Deployment, ...] = ()
+    played: Mapping[str, tuple[str, ...]] = field(default_factory=frozen_map)
+    done: frozenset[str] = frozenset()
+    challenge_open: int | None = None
+    """The group an opponent may still challenge (8.6.1: right after it was deployed)."""
+    challenge: tuple[str, str] | None = None
+    """(challenger, loyalty card) waiting for the deployer to prove loyalty."""
+    stage: Literal["deploy", "casualties", "retreat"] = "deploy"
+    winner: str | None = None
+    losses: Mapping[str, int] = field(default_factory=frozen_map)
+    """Casualties still to take, per side (8.7.1, 8.9.4)."""
+    lost: Mapping[str, int] = field(default_factory=frozen_map)
+    """Blocks lost so far, per side (8.10 draws on them)."""
+    castle_holder: str | None = None
+    """Who controlled the castle before the fight (8.8.4, 8.9.1)."""
+
+    def impact(self, side: str) -> int:
+        return sum(d.impact for d in self.deployments if d.side == side)
+
+    def deployed(self) -> frozenset[str]:
+        return frozenset(d.block for d in self.deployments)
 
 
 @dataclass(frozen=True)
@@ -106,6 +163,16 @@ class SekigaharaState:
     """Bid cards placed face down and not yet revealed (6.3)."""
     bid_winner: str | None = None
     movement: MovementPhase = MovementPhase()
+    battle: Battle | None = None
+    castle_choice: tuple[str, str] | None = None
+    """(location, attacker): a declared fight waits for the castle's holder to choose (8.9.2)."""
+    besieged: Mapping[str, str] = field(default_factory=frozen_map)
+    """Castle location -> the side besieged in it (8.9.4 E, 8.9.6)."""
+    quiet: frozenset[str] = frozenset()
+    """Locations already fought over this combat phase, or where the active side stayed in its
+    castle (8.1: each location once; 8.9.2)."""
+    follow_up: tuple[str, str] | None = None
+    """(location, attacker): a battle a retreat caused, fought next (8.8.5)."""
     outcome: Outcome | None = None
 
     def blocks_at(self, where: str, side: str | None = None,
@@ -153,8 +220,11 @@ def _group_moved(state: SekigaharaState, e: Event) -> SekigaharaState:
     roads = {frozenset((a, b)) for path in paths.values()
              for a, b in zip((source, *path[:-1]), path, strict=True)}
     mp = state.movement
+    entries = {(b, a) for path in paths.values()
+               for a, b in zip((source, *path[:-1]), path, strict=True)}
     movement = replace(mp, moves=mp.moves + 1, sources=mp.sources | {source},
-                       roads=mp.roads | roads, moved=mp.moved | frozenset(paths))
+                       roads=mp.roads | roads, moved=mp.moved | frozenset(paths),
+                       entries=mp.entries | entries)
     return replace(state, movement=movement)
 
 
@@ -241,6 +311,8 @@ def _phase_began(state: SekigaharaState, e: Event) -> SekigaharaState:
             changes[key] = d[key]
     if d["phase"] == "movement":
         changes["movement"] = MovementPhase()
+    if d["phase"] == "combat":
+        changes["quiet"] = frozenset()
     if d["phase"] == "reinforcements":
         changes["owed_discards"] = frozen_map(d["discards"])
     if d["phase"] == "bid":
@@ -277,6 +349,131 @@ def _nothing(state: SekigaharaState, e: Event) -> SekigaharaState:
     return state
 
 
+# --- combat (8) ------------------------------------------------------------------------------
+
+
+def _battle(state: SekigaharaState, **changes: Any) -> SekigaharaState:
+    assert state.battle is not None
+    return replace(state, battle=replace(state.battle, **changes))
+
+
+def _castle_choice_due(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, castle_choice=(e.data["at"], e.data["attacker"]))
+
+
+def _castle_choice_made(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, castle_choice=None)
+
+
+def _combat_skipped(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, quiet=state.quiet | {e.data["at"]}, castle_choice=None)
+
+
+def _battle_began(state: SekigaharaState, e: Event) -> SekigaharaState:
+    d = e.data
+    battle = Battle(d["at"], d["attacker"], d["defender"], siege=d["siege"],
+                    inside=tuple(d["inside"]), castle_holder=d.get("castle_holder"),
+                    played=frozen_map({d["attacker"]: (), d["defender"]: ()}))
+    return replace(state, battle=battle, follow_up=None, castle_choice=None)
+
+
+def _deployed(state: SekigaharaState, e: Event) -> SekigaharaState:
+    d, battle = e.data, state.battle
+    assert battle is not None
+    deployment = Deployment(d["block"], d["side"], d["side"], d["card"], d["impact"],
+                            d["special"], d["group"])
+    played = dict(battle.played)
+    card = d["card"]
+    if card is not None and card not in played[d["side"]]:
+        played[d["side"]] = (*played[d["side"]], card)
+    new = _battle(state, deployments=(*battle.deployments, deployment),
+                  played=frozen_map(played), challenge_open=d["group"])
+    return replace(new, revealed=new.revealed | {d["block"]})
+
+
+def _deploying_ended(state: SekigaharaState, e: Event) -> SekigaharaState:
+    assert state.battle is not None
+    return _battle(state, done=state.battle.done | {e.data["side"]}, challenge_open=None)
+
+
+def _challenged(state: SekigaharaState, e: Event) -> SekigaharaState:
+    battle = state.battle
+    assert battle is not None
+    played = dict(battle.played)
+    played[e.data["by"]] = (*played[e.data["by"]], e.data["card"])
+    return _battle(state, challenge=(e.data["by"], e.data["card"]), challenge_open=None,
+                   played=frozen_map(played))
+
+
+def _proven(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return _battle(state, challenge=None)
+
+
+def _defected(state: SekigaharaState, e: Event) -> SekigaharaState:
+    battle = state.battle
+    assert battle is not None
+    group, to = e.data["group"], e.data["to"]
+    deployments = tuple(
+        replace(d, side=to, impact=d.impact - d.special, special=0) if d.group == group else d
+        for d in battle.deployments)
+    return _battle(state, deployments=deployments, challenge=None)
+
+
+def _battle_won(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return _battle(state, stage="casualties", winner=e.data["winner"],
+                   losses=frozen_map(e.data["losses"]), challenge_open=None)
+
+
+def _casualties(state: SekigaharaState, e: Event) -> SekigaharaState:
+    battle = state.battle
+    assert battle is not None
+    side = e.data["side"]
+    gone = _eliminated(state, Event("Overrun", {"blocks": e.data["blocks"],
+                                               "disks": e.data["disks"]}))
+    lost = dict(battle.lost)
+    lost[side] = lost.get(side, 0) + len(e.data["blocks"])
+    losses = {**battle.losses, side: 0}
+    return _battle(gone, lost=frozen_map(lost), losses=frozen_map(losses))
+
+
+def _retreat_due(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return _battle(state, stage="retreat")
+
+
+def _retreated(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return _place(state, {b: e.data["to"] for b in e.data["blocks"]})
+
+
+def _castle_fell(state: SekigaharaState, e: Event) -> SekigaharaState:
+    at = e.data["at"]
+    besieged = frozen_map({k: v for k, v in state.besieged.items() if k != at})
+    return replace(state, castles=frozen_map({**state.castles, at: e.data["side"]}),
+                   besieged=besieged)
+
+
+def _siege_continues(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, besieged=frozen_map({**state.besieged, e.data["at"]: e.data["side"]}))
+
+
+def _siege_lifted(state: SekigaharaState, e: Event) -> SekigaharaState:
+    at = e.data["at"]
+    return replace(state, besieged=frozen_map({k: v for k, v in state.besieged.items()
+                                               if k != at}))
+
+
+def _battle_ended(state: SekigaharaState, e: Event) -> SekigaharaState:
+    """8.2.1: blocks revealed by deployment are hidden again after the battle."""
+    battle = state.battle
+    assert battle is not None
+    on_map = frozenset(b for b in battle.deployed() if state.positions.get(b) != ELIMINATED)
+    return replace(state, battle=None, revealed=state.revealed - on_map,
+                   quiet=state.quiet | {battle.at})
+
+
+def _battle_follows(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, follow_up=(e.data["at"], e.data["attacker"]))
+
+
 _EVOLVE = {
     "BlocksPlaced": _blocks_placed,
     "BlocksDrawn": _blocks_drawn,
@@ -300,6 +497,25 @@ _EVOLVE = {
     "ResourceControlChanged": _resource,
     "CastleControlChanged": _castle,
     "VictoryPointsCounted": _nothing,
+    "CombatDeclared": _nothing,
+    "CastleChoiceDue": _castle_choice_due,
+    "CastleChoiceMade": _castle_choice_made,
+    "CombatSkipped": _combat_skipped,
+    "BattleBegan": _battle_began,
+    "BlockDeployed": _deployed,
+    "DeployingEnded": _deploying_ended,
+    "LoyaltyChallenged": _challenged,
+    "LoyaltyProven": _proven,
+    "BlocksDefected": _defected,
+    "BattleWon": _battle_won,
+    "CasualtiesTaken": _casualties,
+    "RetreatDue": _retreat_due,
+    "Retreated": _retreated,
+    "CastleFell": _castle_fell,
+    "SiegeContinues": _siege_continues,
+    "SiegeLifted": _siege_lifted,
+    "BattleEnded": _battle_ended,
+    "BattleFollows": _battle_follows,
     "GameEnded": _game_ended,
 }
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.core import REFEREE
+from companion.engine.sekigahara.aftermath import retreat_places
+from companion.engine.sekigahara.battle import initiative
 from companion.engine.sekigahara.cards import draw_pile
+from companion.engine.sekigahara.combat import battles_due
 from companion.engine.sekigahara.context import Batch, Context
 from companion.engine.sekigahara.locations import blocks_of, disks_of
 from companion.engine.sekigahara.mori import mori_order
@@ -23,7 +26,7 @@ from companion.engine.sekigahara.movement import (
 )
 from companion.engine.sekigahara.recruitment import recruitment_locations
 from companion.engine.sekigahara.state import ELIMINATED, SekigaharaState
-from companion.engine.sekigahara.weekly import battles_due, reinforcements
+from companion.engine.sekigahara.weekly import reinforcements
 from companion.kits.sekigahara import SIDES
 
 __all__ = ["view"]
@@ -42,7 +45,9 @@ def view(ctx: Context, state: SekigaharaState, role: str,
         "control": {"resources": dict(state.resources), "castles": dict(state.castles)},
         "cards": _cards(ctx, state, role),
         "pending_draws": [p.to_json() for p in state.pending],
-        "battles_due": battles_due(ctx, batch) if state.phase == "combat" else [],
+        "battles_due": battles_due(ctx, state) if state.phase == "combat" else [],
+        "battle": _battle(ctx, state),
+        "besieged": dict(state.besieged),
         "outcome": None if state.outcome is None else state.outcome.to_json(),
     }
     if state.phase == "reinforcements":
@@ -106,6 +111,34 @@ def _cards(ctx: Context, state: SekigaharaState, role: str) -> dict[str, Any]:
                 entry["bid"] = state.bids[side]
         shown[side] = entry
     return shown
+
+
+def _battle(ctx: Context, state: SekigaharaState) -> dict[str, Any] | None:
+    """The impact track and the deployed blocks, all public once deployed (8.2.3)."""
+    battle = state.battle
+    if battle is None:
+        return None if state.castle_choice is None else {
+            "at": state.castle_choice[0], "castle_choice_by": state.castles.get(
+                state.castle_choice[0])}
+    return {
+        "at": battle.at, "attacker": battle.attacker, "defender": battle.defender,
+        "siege": battle.siege, "stage": battle.stage,
+        "impact": {side: battle.impact(side) for side in SIDES},
+        "initiative": initiative(battle) if battle.stage == "deploy" else None,
+        "done": sorted(battle.done),
+        "deployed": [{"block": d.block, "owner": d.owner, "side": d.side, "card": d.card,
+                      "impact": d.impact, "group": d.group, **_face(ctx, d.block)}
+                     for d in battle.deployments],
+        "cards_played": {side: list(cards) for side, cards in battle.played.items()},
+        "challenge": None if battle.challenge is None else {"by": battle.challenge[0]},
+        "winner": battle.winner, "losses_due": dict(battle.losses),
+        "retreat": _retreat(ctx, state) if battle.stage == "retreat" else None,
+    }
+
+
+def _retreat(ctx: Context, state: SekigaharaState) -> dict[str, Any]:
+    places, room = retreat_places(ctx, state)
+    return {"to": places, "castle_room": room}
 
 
 def _movement_options(ctx: Context, state: SekigaharaState, side: str) -> dict[str, Any]:

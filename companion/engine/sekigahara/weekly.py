@@ -8,16 +8,18 @@ and stops where somebody, or chance, must act.
 from __future__ import annotations
 
 from companion.engine.core import Action, IllegalAction
+from companion.engine.sekigahara.aftermath import resolve, settle
+from companion.engine.sekigahara.battle import initiative
 from companion.engine.sekigahara.cards import card_list, check_in_hand, discard, draw
+from companion.engine.sekigahara.combat import battles_due, start_fight
 from companion.engine.sekigahara.context import Batch, Context, other
-from companion.engine.sekigahara.locations import count_control, units_at
-from companion.engine.sekigahara.mori import OSAKA, mori_order, mori_to_battle
+from companion.engine.sekigahara.locations import count_control
 from companion.engine.sekigahara.state import BAG, Pending
 from companion.engine.sekigahara.victory import end_of_game
 from companion.kits.sekigahara import SIDES
 
 __all__ = [
-    "CARDS_PER_WEEK", "advance", "battles_due", "decide_bid", "decide_choose_first",
+    "CARDS_PER_WEEK", "advance", "decide_bid", "decide_choose_first",
     "decide_discard", "reinforcements",
 ]
 
@@ -113,12 +115,6 @@ def decide_choose_first(ctx: Context, batch: Batch, action: Action) -> None:
 # --- the clock -------------------------------------------------------------------------------
 
 
-def battles_due(ctx: Context, batch: Batch) -> list[str]:
-    """Locations where both sides have units: combat must be declared there (8.1)."""
-    return [loc.id for loc in ctx.kit.locations
-            if all(units_at(ctx, batch.state, loc.id, side) for side in SIDES)]
-
-
 def advance(ctx: Context, batch: Batch) -> None:
     """Move the game on until a player or chance must act."""
     while batch.state.outcome is None and not batch.state.pending:
@@ -161,13 +157,16 @@ def _draw_reinforcements(ctx: Context, batch: Batch) -> None:
 
 def _end_of_combat_phase(ctx: Context, batch: Batch) -> bool:
     """With no battle left to fight, hand over to the next phase, turn or week (6.4)."""
-    due = battles_due(ctx, batch)
-    if batch.state.active == "tokugawa" and OSAKA in due and mori_order(ctx, batch.state):
-        mori_to_battle(ctx, batch)  # 9.3: the Mori box joins a fight at Osaka
-        return True
-    if due:
-        return False
     state = batch.state
+    if state.battle is not None:
+        return _battle_step(ctx, batch)
+    if state.castle_choice is not None:
+        return False
+    if state.follow_up is not None:
+        start_fight(ctx, batch, *state.follow_up)  # 8.8.5: a retreat's battle comes at once
+        return True
+    if battles_due(ctx, state):
+        return False
     assert state.first is not None
     if not state.second_half:
         batch.emit("PhaseBegan", phase="movement", active=other(state.first), second_half=True,
@@ -180,6 +179,17 @@ def _end_of_combat_phase(ctx: Context, batch: Batch) -> bool:
     else:
         end_of_game(ctx, batch)
     return True
+
+
+def _battle_step(ctx: Context, batch: Batch) -> bool:
+    battle = batch.state.battle
+    assert battle is not None
+    if battle.stage == "deploy":
+        if battle.challenge is None and initiative(battle) is None:
+            resolve(ctx, batch)
+            return True
+        return False
+    return settle(ctx, batch)
 
 
 def start_week(ctx: Context, batch: Batch, week: int) -> None:
