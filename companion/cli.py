@@ -194,3 +194,35 @@ def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
     click.echo(f"replay of a whole game ({figures['replay_game_actions']} actions): "
                f"{figures['replay_game_s']} s")
 
+
+@main.command("sim")
+@click.argument("game_name")
+@click.option("--games", default=10, show_default=True, help="How many games to play.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Keep each game's record in this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json: bool) -> None:
+    """Play whole random games and verify each record; exit 1 on any failure."""
+    from companion.sim import simulate
+
+    try:
+        report = simulate(game_name, games, seed, out)
+    except EngineError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    figures = report.to_json()
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        click.echo(f"{figures['games']} games, {figures['games_per_s']} games/s, "
+                   f"{figures['avg_actions']} actions per game on average")
+        for kind, n in figures["instant_wins"].items():
+            click.echo(f"  instant win  {n:>5}  {kind}")
+        for side, n in figures["vp_wins"].items():
+            click.echo(f"  points win   {n:>5}  {side}")
+        click.echo("all records verified" if figures["all_records_verified"]
+                   else "FAILURES:\n" + "\n".join(f"  {f}" for f in figures["failures"]))
+    if not figures["all_records_verified"]:
+        raise SystemExit(1)
+

@@ -109,6 +109,15 @@ class Rules(ABC, Generic[S, K]):
         """
         return rng.choice(list(self.legal_actions(state, CHANCE)))
 
+    def random_action(self, state: S, role: str, rng: random.Random) -> Action | None:
+        """A legal action of `role` picked at random (the simulator's player), or None.
+
+        Games whose legal actions are costly to list in full override this with a faster draw
+        from the same candidates.
+        """
+        choices = list(self.legal_actions(state, role))
+        return rng.choice(choices) if choices else None
+
     def check_view_role(self, role: str) -> None:
         if role not in (*self.roles, PUBLIC, REFEREE):
             raise UnknownRole(

@@ -7,18 +7,29 @@ lets chance act through the game's own seeded sampler, and stops at the end of t
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core.errors import EngineError
 from companion.engine.core.game import Game, chance_rng
 from companion.engine.core.rules import CHANCE
+from companion.engine.core.values import Action
 
 __all__ = ["DeadEnd", "Playout", "random_playout"]
 
 
 class DeadEnd(EngineError):
     """The game is not over, yet nobody has a legal action: a rules bug."""
+
+
+def _pick(game: Game[Any], roles: tuple[str, ...], rng: random.Random) -> Action | None:
+    """A random legal action of a random role among those who may act."""
+    for role in rng.sample(roles, len(roles)):
+        action = game.rules.random_action(game.state, role, rng)
+        if action is not None:
+            return action
+    return None
 
 
 @dataclass(frozen=True)
@@ -40,9 +51,9 @@ def random_playout(game: Game[Any], max_actions: int = 10_000) -> Playout:
             game.play_chance()
             continue
         rng = chance_rng(game.seed, -1 - step)  # the players' choices: a stream apart from chance
-        choices = game.legal_actions()
-        if not choices:
+        action = _pick(game, roles, rng)
+        if action is None:
             raise DeadEnd(f"after {step} actions nobody can act: waiting for {roles}, "
                           f"no legal actions")
-        game.apply(rng.choice(choices))
+        game.apply(action)
     return Playout(game, game.outcome is not None)

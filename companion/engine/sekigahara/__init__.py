@@ -165,6 +165,15 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         candidates = legal.candidates(self.ctx, state, role)
         return [a for a in candidates if self._accepts(state, a)]
 
+    def random_action(self, state: SekigaharaState, role: str,
+                      rng: random.Random) -> Action | None:
+        """A random candidate the rules accept, trying candidates in random order."""
+        if role not in self.to_move(state) or role == CHANCE:
+            return None
+        candidates = legal.candidates(self.ctx, state, role)
+        rng.shuffle(candidates)
+        return next((a for a in candidates if self._accepts(state, a)), None)
+
     def _accepts(self, state: SekigaharaState, action: Action) -> bool:
         try:
             self.decide(state, action)
