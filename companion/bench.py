@@ -1,76 +1,72 @@
 """Benchmarks: scripts that print figures (never timed tests).
 
-`companion bench engine` measures the Sekigahara engine: the time to validate and apply one
-action (median and 95th percentile over a long random sequence), and the time to replay a whole
-game's record through the engine.
+`companion bench engine` measures the Sekigahara engine over random full-knowledge games,
+combat included: the time to validate and apply one action (median and 95th percentile), the
+same for combat actions alone, and the time to replay a whole game from its record.
 """
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.engine import CHANCE, Action, Game, chance_rng, rules_class
-from companion.engine.sekigahara.combat import battles_due
+from companion.engine import CHANCE, Game, chance_rng, rules_class
 from companion.kits import load_kit
 from companion.record import record_of, replay
 
 __all__ = ["bench_engine"]
 
-
-def _peaceful(game: Game[Any], choices: list[Action], rng: random.Random) -> Action:
-    """A random choice that avoids leaving both sides in one location: without combat rules
-    (chapter 8) such a game would wait at its first battle."""
-    ctx = game.rules.ctx  # type: ignore[attr-defined]
-    rng.shuffle(choices)
-    for action in choices:
-        if action.verb != "move":
-            return action
-        events = game.rules.decide(game.state, action)
-        after = game.state
-        for event in events:
-            after = game.rules.evolve(after, event)
-        if not battles_due(ctx, after):
-            return action
-    return next(a for a in choices if a.verb == "end_movement")
+COMBAT_VERBS = {"declare", "castle", "deploy", "done", "challenge", "prove", "defect",
+                "casualties", "retreat"}
 
 
-def _play(seed: int, timings: list[float], max_actions: int) -> Game[Any]:
-    kit = load_kit("sekigahara")
-    game: Game[Any] = Game(rules_class("sekigahara")(kit), seed=seed)
-    rng = random.Random(seed)
-    while game.outcome is None and len(game.history) < max_actions:
-        if CHANCE in game.to_move():
-            action = game.rules.sample_chance(game.state, chance_rng(seed, len(game.history)))
+def _play(seed: int, timings: list[tuple[str, float]]) -> Game[Any]:
+    game: Game[Any] = Game(rules_class("sekigahara")(load_kit("sekigahara")), seed=seed)
+    while game.outcome is None and len(game.history) < 10_000:
+        step = len(game.history)
+        roles = game.to_move()
+        rng = chance_rng(seed, step if CHANCE in roles else -1 - step)
+        if CHANCE in roles:
+            action = game.rules.sample_chance(game.state, rng)
         else:
-            action = _peaceful(game, game.legal_actions(), rng)
+            role = rng.choice(roles)
+            action = game.rules.random_action(game.state, role, rng)
+            assert action is not None, f"dead end at step {step}"
         start = time.perf_counter()
         game.apply(action)
-        timings.append(time.perf_counter() - start)
+        timings.append((action.verb, time.perf_counter() - start))
     return game
 
 
-def bench_engine(actions: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Play random Sekigahara games until `actions` actions were applied; time each apply."""
-    timings: list[float] = []
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    ms = sorted(v * 1000 for v in values)
+    return round(statistics.median(ms), 4), round(ms[int(0.95 * (len(ms) - 1))], 4)
+
+
+def bench_engine(actions: int = 5000, seed: int = 0) -> dict[str, Any]:
+    """Play random games until `actions` actions were applied; time each, then the replays."""
+    timings: list[tuple[str, float]] = []
     games: list[Game[Any]] = []
     while len(timings) < actions:
-        games.append(_play(seed + len(games), timings, 5000))
-    whole = next((g for g in games if g.outcome is not None), games[-1])
-    record = record_of(whole, whole.rules.kit, started_at=datetime.now(UTC), source="simulator")
-    start = time.perf_counter()
-    result = replay(record)
-    replay_s = time.perf_counter() - start
-    assert result.ok, result.problem
-    ms = sorted(t * 1000 for t in timings)
+        games.append(_play(seed + len(games), timings))
+    replays = []
+    for game in games:
+        record = record_of(game, game.rules.kit, started_at=datetime.now(UTC),
+                           source="simulator")
+        start = time.perf_counter()
+        result = replay(record)
+        replays.append(time.perf_counter() - start)
+        assert result.ok, result.problem
+    p50, p95 = _percentiles([t for _, t in timings])
+    c50, c95 = _percentiles([t for verb, t in timings if verb in COMBAT_VERBS])
     return {
-        "actions": len(ms), "games": len(games),
-        "action_ms_p50": round(statistics.median(ms), 4),
-        "action_ms_p95": round(ms[int(0.95 * (len(ms) - 1))], 4),
-        "replay_game_s": round(replay_s, 4),
-        "replay_game_actions": len(whole.history),
-        "replay_game_finished": whole.outcome is not None,
+        "actions": len(timings), "games": len(games),
+        "action_ms_p50": p50, "action_ms_p95": p95,
+        "combat_actions": sum(1 for verb, _ in timings if verb in COMBAT_VERBS),
+        "combat_action_ms_p50": c50, "combat_action_ms_p95": c95,
+        "replay_game_s": round(statistics.median(replays), 4),
+        "replay_game_s_max": round(max(replays), 4),
+        "avg_actions_per_game": round(statistics.mean(len(g.history) for g in games), 1),
     }

@@ -177,7 +177,7 @@ def bench() -> None:
 
 
 @bench.command("engine")
-@click.option("--actions", default=2000, show_default=True, help="Actions to time in all.")
+@click.option("--actions", default=5000, show_default=True, help="Actions to time in all.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
@@ -191,8 +191,10 @@ def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
     click.echo(f"validate+apply: median {figures['action_ms_p50']} ms, 95th percentile "
                f"{figures['action_ms_p95']} ms over {figures['actions']} actions "
                f"({figures['games']} games)")
-    click.echo(f"replay of a whole game ({figures['replay_game_actions']} actions): "
-               f"{figures['replay_game_s']} s")
+    click.echo(f"combat actions: median {figures['combat_action_ms_p50']} ms, 95th percentile "
+               f"{figures['combat_action_ms_p95']} ms over {figures['combat_actions']}")
+    click.echo(f"replay of a whole game ({figures['avg_actions_per_game']} actions on average): "
+               f"median {figures['replay_game_s']} s, slowest {figures['replay_game_s_max']} s")
 
 
 @main.command("sim")

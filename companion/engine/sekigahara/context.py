@@ -103,6 +103,10 @@ class Batch:
     events: list[Event] = field(default_factory=list)
 
     def emit(self, kind: str, **data: Any) -> None:
+        """Record and fold one event; once the game has ended (2.1: at once), nothing more
+        happens, so whatever an action would still have done is dropped."""
+        if self.state.outcome is not None:
+            return
         event = Event(kind, data)
         self.events.append(event)
         self.state = evolve(self.state, event)

@@ -260,6 +260,8 @@ def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> No
         for way, blocks in sorted(stacks.items()):
             _march(ctx, batch, move, way, sorted(blocks), k)
             touched.append(way[-1])
+            if batch.state.outcome is not None:  # 2.1: an overrun won the game at once
+                return
     batch.emit("GroupMoved", side=side, **{"from": move.source},
                paths={b: list(p) for b, p in move.paths.items()}, rule="7.3")
     entered = [loc for path in move.paths.values() for loc in path]

@@ -159,6 +159,8 @@ class SekigaharaState:
     pending: tuple[Pending, ...] = ()
     owed_discards: Mapping[str, int] = field(default_factory=frozen_map)
     """Cards each side must still discard in the reinforcement phase (6.2)."""
+    week_discards: Mapping[str, int] = field(default_factory=frozen_map)
+    """Cards each side had to discard when this week's reinforcement phase began (6.2)."""
     bids: Mapping[str, str] = field(default_factory=frozen_map)
     """Bid cards placed face down and not yet revealed (6.3)."""
     bid_winner: str | None = None
@@ -315,6 +317,7 @@ def _phase_began(state: SekigaharaState, e: Event) -> SekigaharaState:
         changes["quiet"] = frozenset()
     if d["phase"] == "reinforcements":
         changes["owed_discards"] = frozen_map(d["discards"])
+        changes["week_discards"] = frozen_map(d["discards"])
     if d["phase"] == "bid":
         changes["bids"], changes["bid_winner"] = frozen_map({}), None
     return replace(state, **changes)

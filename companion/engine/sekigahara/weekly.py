@@ -42,7 +42,7 @@ def reinforcements(ctx: Context, batch: Batch) -> dict[str, dict[str, object]]:
         bonus_card = side in most_castles
         bonus_block = side in most_resources
         plan[side] = {
-            "discard": batch.state.hands[side].count // 2,
+            "discard": state.week_discards.get(side, state.hands[side].count // 2),
             "cards": CARDS_PER_WEEK + bonus_card,
             "cards_why": f"5{' + 1 for most castles' if bonus_card else ''} ({castle_text})",
             "blocks": track + bonus_block,
