@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.engine import CHANCE, Game, chance_rng, rules_class
+from companion.engine import CHANCE, Action, Game, chance_rng, rules_class
 from companion.kits import load_kit
 from companion.record import record_of, replay
 
@@ -28,12 +28,10 @@ def _play(seed: int, timings: list[tuple[str, float]]) -> Game[Any]:
         step = len(game.history)
         roles = game.to_move()
         rng = chance_rng(seed, step if CHANCE in roles else -1 - step)
-        if CHANCE in roles:
-            action = game.rules.sample_chance(game.state, rng)
-        else:
-            role = rng.choice(roles)
-            action = game.rules.random_action(game.state, role, rng)
-            assert action is not None, f"dead end at step {step}"
+        picked = (game.rules.sample_chance(game.state, rng) if CHANCE in roles
+                  else game.rules.random_action(game.state, rng.choice(roles), rng))
+        assert picked is not None, f"dead end at step {step}"
+        action: Action = picked
         start = time.perf_counter()
         game.apply(action)
         timings.append((action.verb, time.perf_counter() - start))
