@@ -1,0 +1,58 @@
+"""Whole random games of Sekigahara as a property test: every game ends with a legal winner
+and every record verifies (the `companion sim` command, on a small number of games)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.cli import main
+from companion.record import read_record, replay
+from companion.sim import simulate
+
+SAMPLE = Path(__file__).parents[1] / "companion/record/samples/sekigahara-demo.jsonl"
+
+
+def test_random_games_end_legally_and_their_records_verify(tmp_path):
+    report = simulate("sekigahara", games=12, seed=100, out=tmp_path)
+    figures = report.to_json()
+    assert figures["all_records_verified"], figures["failures"]
+    assert figures["games"] == 12
+    assert sum(figures["instant_wins"].values()) + sum(figures["vp_wins"].values()) == 12
+    records = sorted(tmp_path.glob("*.jsonl"))
+    assert len(records) == 12
+    verbs = {e.action.verb for r in records for e in read_record(r).entries}
+    assert {"bid", "move", "declare", "deploy", "casualties"} <= verbs  # combat was fought
+
+
+def test_sim_command_prints_the_figures_as_json():
+    result = CliRunner().invoke(main, ["sim", "sekigahara", "--games", "3", "--seed", "7",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert set(figures) >= {"games", "games_per_s", "instant_wins", "vp_wins", "avg_actions",
+                            "all_records_verified"}
+    assert figures["games"] == 3 and figures["all_records_verified"] is True
+
+
+def test_a_tampered_simulated_record_is_caught(tmp_path):
+    simulate("sekigahara", games=1, seed=3, out=tmp_path)
+    (path,) = tmp_path.glob("*.jsonl")
+    lines = path.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines) if '"verb":"bid"' in line)
+    data = json.loads(lines[number])
+    data["action"]["args"]["card"] = "I-loyalty-1" if data["action"]["role"] == "tokugawa" \
+        else "T-loyalty-1"  # a card of the other deck
+    lines[number] = json.dumps(data)
+    path.write_text("\n".join(lines) + "\n")
+    result = replay(read_record(path))
+    assert not result.ok and result.problem is not None
+    assert (result.problem.line, result.problem.rule) == (number + 1, "6.3")
+
+
+def test_the_shipped_sekigahara_sample_record_verifies_to_a_points_win():
+    result = replay(read_record(SAMPLE))
+    assert result.ok
+    assert result.game.outcome is not None and result.game.outcome.rule == "2.2"
