@@ -27,12 +27,12 @@ MORI_CARDS = cards_of(ISHIDA, "mori", "plain")
 T_CARDS = cards_of(TOKUGAWA, "date", "plain")
 
 
-def soldiers(side: str, n: int, skip: int = 0) -> list[str]:
+def soldiers(side: str, n: int) -> list[str]:
     """`n` blocks of `side` that are not leaders (no command of their own, 7.3.4)."""
     found = [b.id for b in KIT.blocks if b.side == side and b.leader is None
              and b.id not in MORI_TRIANGLES]
-    assert len(found) >= skip + n
-    return found[skip:skip + n]
+    assert len(found) >= n
+    return found[:n]
 
 
 def at(where: str, blocks: list[str]) -> dict[str, str]:
@@ -800,3 +800,32 @@ def test_view_the_other_side_sees_counts_not_block_ids():
     own = game.view(ISHIDA)["locations"]["osaka"][ISHIDA]["blocks"]
     assert {b["block"] for b in own} == set(FIVE)
     assert game.view(ISHIDA)["locations"]["edo"][TOKUGAWA]["blocks"] == []
+
+
+def test_view_recruitment_and_mori_options_until_used():
+    game = recruiting()
+    game = placed(game, at(MORI_BOX, MORI_TRIANGLES), level="limited")
+    options = game.view(ISHIDA)["options"]
+    assert options["recruit"]["whole_clan_to"]["mori"] == ["himeji"]
+    assert {"himeji", "osaka"} <= set(options["recruit"]["one_block_to"])
+    assert "kyoto" not in options["recruit"]["one_block_to"]
+    assert options["mori_waiting"] == 5
+    assert game.view(ISHIDA)["movement"]["moves_left"] == 3
+    game.apply(recruit(["I-ukita-2-2"], "himeji"))
+    assert game.view(ISHIDA)["options"]["recruit"] is None
+    assert game.view(ISHIDA)["movement"]["moves_left"] == 2
+
+
+@pytest.mark.parametrize("side", [ISHIDA, TOKUGAWA])
+def test_view_reachable_locations_are_exactly_the_legal_whole_stack_moves(side):
+    game = placed(BASE, {}, active=side, level="total")  # the set-up position
+    legal: dict[tuple[str, int], set[str]] = {}
+    for action in game.legal_actions(side):
+        if action.verb == "move":
+            paths = action.args["paths"]
+            key = (action.args["from"], len(paths))
+            legal.setdefault(key, set()).add(next(iter(paths.values()))[-1])
+    groups = game.view(side)["options"]["groups"]
+    assert groups
+    for group in groups:
+        assert set(group["reachable"]) == legal[(group["from"], group["blocks"])]

@@ -225,8 +225,8 @@ def decide_defect(ctx: Context, batch: Batch, action: Action) -> None:
         proof = [c for c in sorted(hand.cards)
                  if can_deploy_with(block, ctx.kit.card[c]) and c not in battle.played[action.role]]
         if proof:
-            raise IllegalAction("8.6.1", f"{proof[0]} in the hand proves {block.id}'s loyalty: "
-                                "it must be shown")
+            raise IllegalAction("8.6.1", "a card in the hand can deploy this block, so it "
+                                "proves its loyalty and must be shown", legal=["prove"])
     challenger = other(action.role)
     batch.emit("BlocksDefected", blocks=[d.block for d in group], group=group[0].group,
                to=challenger, impact=sum(d.impact - d.special for d in group), rule="8.6.1")
