@@ -829,3 +829,37 @@ def test_view_reachable_locations_are_exactly_the_legal_whole_stack_moves(side):
     assert groups
     for group in groups:
         assert set(group["reachable"]) == legal[(group["from"], group["blocks"])]
+
+
+def test_7_2_recruiting_into_a_castle_held_by_its_disk_is_allowed():
+    game = position(None, osaka=["T-date-2-1"])
+    game = placed(game, at(I_BOX, ["I-kobayakawa-2-1"]), level="total")
+    assert game.state.castles["osaka"] == ISHIDA
+    game.apply(recruit(["I-kobayakawa-2-1"], "osaka"))
+    assert game.state.positions["I-kobayakawa-2-1"] == "osaka"
+
+
+def test_9_3_arrived_mori_blocks_cannot_move_cites_9_3():
+    game = mori_game(1, osaka=["I-kobayakawa-2-1"])
+    game.apply(mori(MORI_CARDS[:1]))
+    rejected(game, move(ISHIDA, "osaka", {"I-mori-3-1": ["kyoto"]}), "9.3")
+
+
+def test_7_3_4_a_declared_leader_is_shown_to_the_opponent():
+    stack = ["I-mori-2-1", "I-ukita-leader-1"]
+    game = position(None, minakuchi=stack)
+    game.apply(together(ISHIDA, "minakuchi", stack, ["kyoto", "ayabe"],
+                        leader="I-ukita-leader-1"))
+    seen = game.view(TOKUGAWA)["locations"]["ayabe"][ISHIDA]["blocks"]
+    assert [b["block"] for b in seen] == ["I-ukita-leader-1"]
+
+
+def test_7_3_3_part_of_a_split_stack_may_force_march():
+    game = position(None, hands={ISHIDA: MORI_CARDS[:1]},
+                    minakuchi=["I-mori-2-1", "I-mori-2-2"])
+    paths = {"I-mori-2-1": ["kyoto", "ayabe"], "I-mori-2-2": ["kuwana"]}
+    rejected(game, move(ISHIDA, "minakuchi", paths, forced_march=MORI_CARDS[0]), "7.3.3")
+    game.apply(move(ISHIDA, "minakuchi", paths, forced_march=MORI_CARDS[0],
+                    marching=["I-mori-2-1"]))
+    assert game.state.positions["I-mori-2-1"] == "ayabe"
+    assert MORI_CARDS[0] in game.state.hands[ISHIDA].discard

@@ -7,7 +7,9 @@ path, so blocks may split along different roads and be dropped off on the way (7
                                             "T-tokugawa-leader-1": ["oshi"]},
                    "leader": "T-tokugawa-leader-1", "forced_march": "T-date-plain-2"}
 
-`leader` declares a leader for command (7.3.4); `forced_march` discards a card for +1 (7.3.3).
+`leader` declares a leader for command (7.3.4); `forced_march` discards a card for +1 (7.3.3)
+for the blocks named in `marching` (all of the move's blocks when not given), which must start,
+move and end together.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ class _Move:
     paths: Mapping[str, tuple[str, ...]]
     leader: str | None
     forced: str | None
+    marching: frozenset[str] = frozenset()
+    """The blocks the forced march covers (7.3.3): all of them unless named."""
 
 
 def decide_move(ctx: Context, batch: Batch, action: Action) -> None:
@@ -152,8 +156,11 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
                                 f"enters, got {path!r}")
     leader = action.args.get("leader")
     forced = action.args.get("forced_march")
+    marching = frozenset(action.args.get("marching") or paths) if forced else frozenset()
+    if not marching <= set(paths):
+        raise IllegalAction("7.3.3", "the forced march covers blocks of this move only")
     return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
-                 str(leader) if leader else None, str(forced) if forced else None)
+                 str(leader) if leader else None, str(forced) if forced else None, marching)
 
 
 def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, block: str,
@@ -170,7 +177,8 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
         raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
                             "not leave")
     if block in mp.arrived:
-        raise IllegalAction("7.2", f"{block} arrived this turn and may not move until the next")
+        raise IllegalAction("9.3" if block in mp.from_mori else "7.2",
+                            f"{block} arrived this turn and may not move until the next")
     raise IllegalAction("7.3.1", f"{block} has already moved this phase")
 
 
@@ -213,9 +221,9 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
                 or state.positions.get(leader) != move.source:
             raise IllegalAction("7.3.4", f"{leader} is not a {move.side} leader at "
                                 f"{ctx.name(move.source)}")
-    if move.forced and len(set(move.paths.values())) != 1:
+    if move.forced and len({move.paths[b] for b in move.marching}) != 1:
         raise IllegalAction("7.3.3", "a forced march moves one group that starts, moves "
-                            "and ends together: give every block the same path")
+                            "and ends together: the marching blocks need the same path")
     return command_source(ctx, state, move.side, move.source, leader)
 
 
@@ -233,12 +241,13 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
         largest = max(together[path[:k]] for k in range(1, len(path) + 1))
         highway = all(ctx.kit.road(a, b).kind == "highway"  # type: ignore[union-attr]
                       for a, b in _steps(move, block))
+        forced = block in move.marching
         reach_ = block_range(highway=highway, command=command is not None,
-                             forced=move.forced is not None, largest=largest)
+                             forced=forced, largest=largest)
         if len(path) > reach_:
             why = ["base 1", f"highway {'+1' if highway else '0'}",
                    f"command {'+1 (' + command + ')' if command else '0'}",
-                   f"forced march {'+1' if move.forced else '0'}",
+                   f"forced march {'+1' if forced else '0'}",
                    f"{largest} blocks together -{size_penalty(largest)}"]
             raise IllegalAction("7.3.3", f"{block} may move {max(reach_, 0)} location(s), not "
                                 f"{len(path)}: {', '.join(why)}")
@@ -247,10 +256,10 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
 def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> None:
     """Emit the move step by step, so overruns happen when the stack arrives (7.3.2, 7.4)."""
     side = move.side
-    if move.leader and move.leader not in batch.state.revealed:
-        batch.emit("LeaderDeclared", side=side, block=move.leader, rule="7.3.4")
     batch.emit("GroupMoveBegan", side=side, at=move.source, blocks=sorted(move.paths),
-               command=command, forced_march=move.forced is not None, rule="7.3")
+               command=command, forced_march=sorted(move.marching), rule="7.3")
+    if move.leader:  # 7.3.4: declared to the opponent, so known wherever it goes next
+        batch.emit("LeaderDeclared", side=side, block=move.leader, rule="7.3.4")
     touched = [move.source]
     for k in range(max(len(p) for p in move.paths.values())):
         stacks: dict[tuple[str, ...], list[str]] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.engine.core import Action, IllegalAction
 from companion.engine.sekigahara.context import Batch, Context, other
-from companion.engine.sekigahara.locations import blocks_of, units_at, update_control
+from companion.engine.sekigahara.locations import units_at, update_control
 from companion.engine.sekigahara.movement import allowance_left
 from companion.engine.sekigahara.overrun import overrun
 from companion.engine.sekigahara.state import SekigaharaState
@@ -28,7 +28,7 @@ def decide_recruit(ctx: Context, batch: Batch, action: Action) -> None:
     side, state = action.role, batch.state
     blocks, to = _read(ctx, state, action)
     shown = _choose_way(ctx, side, blocks, to)
-    if units_at(ctx, state, to, other(side)) and not blocks_of(ctx, state, to, side):
+    if units_at(ctx, state, to, other(side)) and not units_at(ctx, state, to, side):
         raise IllegalAction("7.2", f"recruiting into {ctx.name(to)} would start a fight from the "
                             "recruitment box: only a fight begun by blocks on the map may be "
                             "supported this way")

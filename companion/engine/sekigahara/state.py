@@ -77,6 +77,8 @@ class MovementPhase:
     """Blocks that took part in a move (7.3.1)."""
     arrived: frozenset[str] = frozenset()
     """Blocks recruited or brought from the Mori box this turn: they may not move (7.2, 9.3)."""
+    from_mori: frozenset[str] = frozenset()
+    """The arrived blocks that came from the Mori box (9.3)."""
     entries: frozenset[tuple[str, str]] = frozenset()
     """(location, came from) for every road a stack marched this phase: retreats (8.8)."""
 
@@ -241,7 +243,9 @@ def _recruited(state: SekigaharaState, e: Event) -> SekigaharaState:
 def _mori_arrived(state: SekigaharaState, e: Event) -> SekigaharaState:
     placed = _place(state, {b: e.data["to"] for b in e.data["blocks"]}, reveal=True)
     mp = state.movement
-    return replace(placed, movement=replace(mp, arrived=mp.arrived | set(e.data["blocks"])))
+    arrived = frozenset(e.data["blocks"])
+    return replace(placed, movement=replace(mp, arrived=mp.arrived | arrived,
+                                            from_mori=mp.from_mori | arrived))
 
 
 def _eliminated(state: SekigaharaState, e: Event) -> SekigaharaState:
