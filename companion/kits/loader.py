@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
@@ -84,10 +85,21 @@ def shipped_kits() -> list[str]:
 def load_kit(name_or_path: str | Path) -> Kit:
     """A shipped kit by name, or a folder holding a (possibly edited) copy of one.
 
-    Raises KitError listing every problem found, each with file, line and entry.
+    Raises KitError listing every problem found, each with file, line and entry. Shipped kits
+    are read once per process (they cannot change under it, and kits are immutable).
     """
     folder = _find(name_or_path)
-    label = str(name_or_path)
+    if folder.parent == DATA_DIR:
+        return _load_shipped(folder.name)
+    return _load(folder, str(name_or_path))
+
+
+@cache
+def _load_shipped(name: str) -> Kit:
+    return _load(DATA_DIR / name, name)
+
+
+def _load(folder: Path, label: str) -> Kit:
     manifest_doc = YamlDocument.read(folder / MANIFEST)
     problems = Problems(label)
     problems.add_document(manifest_doc)
