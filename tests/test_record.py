@@ -41,8 +41,24 @@ def lines_of(path: Path) -> list[str]:
     return path.read_text().splitlines()
 
 
-def rewrite(path: Path, number: int, edit) -> None:
-    """Replace file line `number` (1-based) by edit(parsed JSON) or by a raw string."""
+def unchain(path: Path) -> None:
+    """Strip the hash chain and seal: a hand-written scenario, which the engine still checks."""
+    lines = []
+    for line in lines_of(path):
+        data = json.loads(line)
+        if "seal" not in data:
+            data.pop("hash", None)
+            lines.append(json.dumps(data))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def rewrite(path: Path, number: int, edit, *, keep_chain: bool = False) -> None:
+    """Replace file line `number` (1-based) by edit(parsed JSON) or by a raw string.
+
+    Unless `keep_chain`, the record is first unchained, so the edit reaches the engine's own
+    checks instead of being caught by the hash chain (see the integrity tests)."""
+    if not keep_chain:
+        unchain(path)
     lines = lines_of(path)
     new = edit(json.loads(lines[number - 1]))
     lines[number - 1] = new if isinstance(new, str) else json.dumps(new)
@@ -159,6 +175,55 @@ def test_events_that_differ_from_the_engine_are_a_divergence(record_file):
     result = replay(read_record(record_file))
     assert result.problem is not None
     assert (result.problem.line, result.problem.kind) == (2, "divergence")
+
+
+# --- integrity: the hash chain and the seal ----------------------------------------------------
+
+
+def test_a_written_record_is_hash_chained_and_sealed(record_file):
+    record = read_record(record_file)
+    assert record.chained and record.sealed
+    assert json.loads(lines_of(record_file)[-1])["seal"]["entries"] == len(record.entries)
+
+
+def test_a_flipped_byte_is_caught_by_the_hash_chain(record_file):
+    lines = lines_of(record_file)
+    lines[3] = lines[3].replace('"red"', '"blue"', 1)  # still valid JSON, one word changed
+    record_file.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match="hash chain breaks here") as info:
+        read_record(record_file)
+    assert info.value.line == 4
+
+
+def test_reordered_lines_are_caught(record_file):
+    lines = lines_of(record_file)
+    lines[2], lines[3] = lines[3], lines[2]
+    record_file.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match="sequence number|hash chain"):
+        read_record(record_file)
+
+
+def test_lines_cut_from_the_end_are_caught_by_the_seal(record_file):
+    lines = lines_of(record_file)
+    record_file.write_text("\n".join(lines[:-3] + lines[-1:]) + "\n")  # two actions gone
+    with pytest.raises(RecordError, match="lines were removed") as info:
+        read_record(record_file)
+    assert info.value.line == len(lines) - 2
+
+
+def test_an_unchained_scenario_still_reads_but_says_so(record_file):
+    unchain(record_file)
+    record = read_record(record_file)
+    assert not record.chained and not record.sealed
+    assert replay(record).ok
+
+
+def test_a_line_without_hash_among_hashed_ones_is_caught(record_file):
+    rewrite(record_file, 3, lambda data: {k: v for k, v in data.items() if k != "hash"},
+            keep_chain=True)
+    with pytest.raises(RecordError, match="no hash while others do") as info:
+        read_record(record_file)
+    assert info.value.line == 3
 
 
 # --- the command line -----------------------------------------------------------------------

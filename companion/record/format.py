@@ -9,8 +9,10 @@ upcast line by line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from hashlib import sha256
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
@@ -20,7 +22,8 @@ from companion.engine.core import Action, Event, canonical_json
 
 __all__ = [
     "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError",
-    "dumps_entry", "dumps_header", "read_record", "write_record",
+    "chain_start", "chained", "dumps_entry", "dumps_header", "link", "read_record",
+    "write_record",
 ]
 
 FORMAT: Final = "tabletop-companion-record"
@@ -79,6 +82,12 @@ class _EntryLine(_Line):
     note: str | None = None
     action: _ActionLine
     events: list[dict[str, Any]]
+    hash: str | None = None
+
+
+class _Seal(_Line):
+    entries: int = Field(ge=0)
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,8 @@ class Entry:
     by: str | None = None
     note: str | None = None
     line: int | None = field(default=None, compare=False)
+    hash: str | None = field(default=None, compare=False)
+    """This line's link in the hash chain (docs/record-format.md, Integrity)."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +111,17 @@ class Record:
     path: str
     header: Header
     entries: tuple[Entry, ...]
+    chained: bool = False
+    """Whether every line carried its hash and they all matched."""
+    sealed: bool = False
+    """Whether a seal line closed the record, and it matched."""
 
 
 def dumps_header(header: Header) -> str:
     return canonical_json(header.model_dump(mode="json"))
 
 
-def dumps_entry(entry: Entry) -> str:
+def dumps_entry(entry: Entry, *, with_hash: bool = True) -> str:
     data: dict[str, Any] = {
         "seq": entry.seq, "time": entry.time, "source": entry.source,
         "action": entry.action.to_json(), "events": [e.to_json() for e in entry.events],
@@ -115,17 +130,54 @@ def dumps_entry(entry: Entry) -> str:
         data["by"] = entry.by
     if entry.note is not None:
         data["note"] = entry.note
+    if with_hash and entry.hash is not None:
+        data["hash"] = entry.hash
     return canonical_json(data)
 
 
+def chain_start(header: Header) -> str:
+    """The hash the chain starts from: the header's own."""
+    return sha256(dumps_header(header).encode()).hexdigest()
+
+
+def link(previous: str, entry: Entry) -> str:
+    """An entry's hash covers the previous hash and the entry itself (without its hash)."""
+    return sha256(f"{previous}\n{dumps_entry(entry, with_hash=False)}".encode()).hexdigest()
+
+
+def chained(header: Header, entries: Iterable[Entry]) -> list[Entry]:
+    """The entries with their hash chain filled in."""
+    previous = chain_start(header)
+    result = []
+    for entry in entries:
+        previous = link(previous, entry)
+        result.append(replace(entry, hash=previous))
+    return result
+
+
+def dumps_seal(header: Header, entries: Sequence[Entry]) -> str:
+    head = entries[-1].hash if entries else chain_start(header)
+    return canonical_json({"seal": {"entries": len(entries), "hash": head}})
+
+
 def write_record(target: Path | IO[str], header: Header, entries: Iterable[Entry]) -> None:
-    """Write a whole record (header first); a path is replaced, a stream appended to."""
-    lines = [dumps_header(header), *(dumps_entry(e) for e in entries)]
+    """Write a whole record: header, hash-chained entries, and a seal that fixes its length.
+
+    A path is replaced atomically (a new file renamed over the old, after fsync), so a crash
+    while exporting never leaves half a record where a whole one was; a stream is appended to.
+    """
+    linked = chained(header, entries)
+    lines = [dumps_header(header), *(dumps_entry(e) for e in linked), dumps_seal(header, linked)]
     text = "".join(line + "\n" for line in lines)
-    if isinstance(target, Path):
-        target.write_text(text, encoding="utf-8")
-    else:
+    if not isinstance(target, Path):
         target.write(text)
+        return
+    partial = target.with_name(target.name + ".partial")
+    with partial.open("w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    partial.replace(target)
 
 
 def read_record(path: Path) -> Record:
@@ -141,13 +193,58 @@ def read_record(path: Path) -> Record:
     number, first = lines[0]
     header = _header(name, number, _json(name, number, first))
     entries: list[Entry] = []
+    seal: tuple[int, _Seal] | None = None
     for number, line in lines[1:]:
-        data = _upcast(_json(name, number, line), header.version)
+        data = _json(name, number, line)
+        if seal is not None:
+            raise RecordError(name, number, "a line after the seal: the seal must come last")
+        if "seal" in data:
+            seal = (number, _read_seal(name, number, data))
+            continue
+        data = _upcast(data, header.version)
         entries.append(_entry(name, number, data, expected_seq=len(entries) + 1))
     if text and not text.endswith("\n"):
         raise RecordError(name, lines[-1][0], "the last line is not terminated: the record "
                           "was cut off while being written (truncated)")
-    return Record(name, header, tuple(entries))
+    is_chained = _check_chain(name, header, entries)
+    if seal is not None:
+        _check_seal(name, header, entries, *seal)
+    return Record(name, header, tuple(entries), chained=is_chained, sealed=seal is not None)
+
+
+def _read_seal(path: str, number: int, data: Mapping[str, Any]) -> _Seal:
+    try:
+        return _Seal.model_validate(data["seal"])
+    except ValidationError as exc:
+        raise RecordError(path, number, f"bad seal: {_first_error(exc)}") from exc
+
+
+def _check_chain(path: str, header: Header, entries: Sequence[Entry]) -> bool:
+    """Verify the hash chain; False for a record without one (a hand-written scenario)."""
+    hashed = [e for e in entries if e.hash is not None]
+    if not hashed:
+        return False
+    previous = chain_start(header)
+    for entry in entries:
+        if entry.hash is None:
+            raise RecordError(path, entry.line, "this line has no hash while others do: lines "
+                              "were added or edited by hand")
+        previous = link(previous, entry)
+        if entry.hash != previous:
+            raise RecordError(path, entry.line, "the hash chain breaks here: this line was "
+                              "changed, or lines before it were removed, added or reordered")
+    return True
+
+
+def _check_seal(path: str, header: Header, entries: Sequence[Entry], number: int,
+                seal: _Seal) -> None:
+    if seal.entries != len(entries):
+        raise RecordError(path, number, f"the seal counts {seal.entries} action lines but the "
+                          f"record has {len(entries)}: lines were removed or added")
+    head = entries[-1].hash if entries else chain_start(header)
+    if head != seal.hash:
+        raise RecordError(path, number, "the seal does not match the last line's hash: the "
+                          "record was changed after it was sealed")
 
 
 def _numbered(text: str) -> Iterator[tuple[int, str]]:
@@ -205,7 +302,7 @@ def _entry(path: str, number: int, data: Mapping[str, Any], expected_seq: int) -
     return Entry(
         seq=line.seq, time=line.time, source=line.source, by=line.by, note=line.note,
         action=Action(line.action.role, line.action.verb, line.action.args),
-        events=tuple(Event.from_json(e) for e in line.events), line=number,
+        events=tuple(Event.from_json(e) for e in line.events), line=number, hash=line.hash,
     )
 
 
