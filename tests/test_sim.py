@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.record import read_record, replay
+from companion.record import RecordError, read_record, replay
 from companion.sim import simulate
 
 SAMPLE = Path(__file__).parents[1] / "companion/record/samples/sekigahara-demo.jsonl"
@@ -47,6 +48,12 @@ def test_a_tampered_simulated_record_is_caught(tmp_path):
         else "T-loyalty-1"  # a card of the other deck
     lines[number] = json.dumps(data)
     path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match="hash chain") as info:  # the chain sees the edit
+        read_record(path)
+    assert info.value.line == number + 1
+    unchained = [json.dumps({k: v for k, v in json.loads(line).items() if k != "hash"})
+                 for line in lines if "seal" not in json.loads(line)]
+    path.write_text("\n".join(unchained) + "\n")  # without the chain the rules see it
     result = replay(read_record(path))
     assert not result.ok and result.problem is not None
     assert (result.problem.line, result.problem.rule) == (number + 1, "6.3")
