@@ -199,7 +199,7 @@ def test_reordered_lines_are_caught(record_file):
     lines = lines_of(record_file)
     lines[2], lines[3] = lines[3], lines[2]
     record_file.write_text("\n".join(lines) + "\n")
-    with pytest.raises(RecordError, match="sequence number|hash chain"):
+    with pytest.raises(RecordError, match=r"sequence number|hash chain"):
         read_record(record_file)
 
 
