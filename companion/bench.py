@@ -68,3 +68,65 @@ def bench_engine(actions: int = 5000, seed: int = 0) -> dict[str, Any]:
         "replay_game_s_max": round(max(replays), 4),
         "avg_actions_per_game": round(statistics.mean(len(g.history) for g in games), 1),
     }
+
+
+def _long_skirmish(actions: int) -> Game[Any]:
+    """A Skirmish game of exactly `actions` actions: sides march back and forth and pass."""
+    game: Game[Any] = Game(rules_class("skirmish")(load_kit("skirmish"),
+                                                   {"turns": actions + 10}))
+    rng = chance_rng(0, 0)
+    while len(game.history) < actions:
+        role = game.to_move()[0]
+        moves = [a for a in game.legal_actions(role) if a.verb != "move"
+                 or a.args["to"] not in ("red_camp", "blue_camp", "hill")]
+        game.apply(rng.choice(moves))
+    return game
+
+
+def bench_record(appends: int = 500, long_game: int = 2000) -> dict[str, Any]:
+    """Durable appends per second, and load-and-replay of a `long_game`-action game."""
+    import tempfile
+    from pathlib import Path
+
+    from companion.record.format import Entry
+    from companion.record.store import Store
+
+    sample = _play(1, [])
+    entries = record_of(sample, sample.rules.kit, started_at=datetime.now(UTC),
+                        source="simulator")
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Store(Path(scratch) / "bench.sqlite")
+        game_id = store.create(entries.header)
+        plays = [e for _, e in zip(range(appends), _cycle(entries.entries), strict=False)]
+        start = time.perf_counter()
+        for seq, entry in enumerate(plays, start=1):
+            store.append(game_id, Entry(seq, entry.time, entry.source, entry.action,
+                                        entry.events))
+        append_s = time.perf_counter() - start
+        long = _long_skirmish(long_game)
+        record = record_of(long, long.rules.kit, started_at=datetime.now(UTC), source="tablet")
+        long_id = store.create(record.header)
+        for entry in record.entries:
+            store.append(long_id, entry)
+        start = time.perf_counter()
+        result = replay(store.load(long_id))
+        replay_s = time.perf_counter() - start
+        assert result.ok and result.applied == long_game, result.problem
+        start = time.perf_counter()
+        sekigahara = store.create(entries.header)
+        for entry in entries.entries:
+            store.append(sekigahara, entry)
+        assert replay(store.load(sekigahara)).ok
+        store.close()
+    return {
+        "appends": appends, "appends_per_s": round(appends / append_s, 1),
+        "replay_2000_s": round(replay_s, 4), "replay_game": "skirmish",
+        "replay_actions": long_game,
+        "sekigahara_store_and_replay_s": round(time.perf_counter() - start, 4),
+        "sekigahara_actions": len(entries.entries),
+    }
+
+
+def _cycle(entries: Any) -> Any:
+    while True:
+        yield from entries

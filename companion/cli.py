@@ -27,7 +27,15 @@ from companion.engine import (
 )
 from companion.engine import rules_class as find_rules
 from companion.kits import KitError, load_kit, shipped_kits
-from companion.record import RecordError, read_record, record_of, replay, write_record
+from companion.record import (
+    RecordError,
+    read_record,
+    record_of,
+    repatch,
+    replay,
+    write_record,
+)
+from companion.record.store import Store, StoreError
 
 __all__ = ["main"]
 
@@ -68,8 +76,8 @@ def kit_list() -> None:
         click.echo(name)
 
 
-@main.command("games")
-def games() -> None:
+@main.command("rules")
+def rules_command() -> None:
     """List the games whose rules the engine knows."""
     for name in game_names():
         game_type = find_rules(name).game_type
@@ -86,12 +94,17 @@ def games() -> None:
 @click.option("--role", default=PUBLIC, show_default=True,
               help=f"Whose view to show: a player's role, {PUBLIC} or {REFEREE}.")
 @click.option("--kit", "kit_path", help="Replay with this kit (name or folder) instead.")
+@click.option("--repatch", is_flag=True,
+              help="Re-run the actions with today's rules and report if the outcome changes.")
 def replay_command(record_file: Path, check: bool, at_line: int | None, as_json: bool,
-                   role: str, kit_path: str | None) -> None:
+                   role: str, kit_path: str | None, repatch: bool) -> None:
     """Re-run a game record through the rules and show the position it reaches.
 
     With --check, reports OK or the first illegal action or divergence (line, rule, message).
     """
+    if repatch:
+        _repatch([record_file], kit_path)
+        return
     try:
         record = read_record(record_file)
         result = replay(record, kit=kit_path, upto_line=at_line)
@@ -226,5 +239,163 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json
         click.echo("all records verified" if figures["all_records_verified"]
                    else "FAILURES:\n" + "\n".join(f"  {f}" for f in figures["failures"]))
     if not figures["all_records_verified"]:
+        raise SystemExit(1)
+
+
+@bench.command("record")
+@click.option("--appends", default=500, show_default=True, help="Durable appends to time.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_record_command(appends: int, as_json: bool) -> None:
+    """Time the event store: durable appends per second, load and replay of a long game."""
+    from companion.bench import bench_record
+
+    figures = bench_record(appends=appends)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"durable appends: {figures['appends_per_s']} per second "
+               f"({figures['appends']} appends, synchronous=FULL)")
+    click.echo(f"load and replay of a {figures['replay_actions']}-action "
+               f"{figures['replay_game']} game: {figures['replay_2000_s']} s")
+    click.echo(f"store, load and replay of a {figures['sekigahara_actions']}-action Sekigahara "
+               f"game: {figures['sekigahara_store_and_replay_s']} s")
+
+
+def _repatch(files: list[Path], kit_path: str | None) -> None:
+    """Exit 1 if any record's outcome changes under today's rules (or no longer replays)."""
+    changed = 0
+    for path in files:
+        try:
+            result = repatch(read_record(path), kit=kit_path)
+        except RecordError as exc:
+            click.echo(f"error: {exc}", err=True)
+            changed += 1
+            continue
+        if result.problem is not None:
+            click.echo(f"{path}: CHANGED: {result.problem}")
+        elif result.changed:
+            click.echo(f"{path}: CHANGED: was {result.recorded}, now {result.now}")
+        else:
+            click.echo(f"{path}: same outcome: {result.now or 'unfinished'}")
+        changed += result.changed
+    if changed:
+        raise SystemExit(1)
+
+
+# --- stored games ----------------------------------------------------------------------------
+
+
+@main.group()
+@click.option("--db", type=click.Path(path_type=Path, dir_okay=False), envvar="COMPANION_DB",
+              help="The games database (default: games.sqlite in the user's data directory).")
+@click.pass_context
+def games(ctx: click.Context, db: Path | None) -> None:
+    """Stored games: list, show, export, import, delete."""
+    try:
+        ctx.obj = Store(db)
+    except StoreError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    ctx.call_on_close(ctx.obj.close)
+
+
+@games.command("list")
+@click.option("--search", default="", help="Text to find in the game, players or date.")
+@click.option("--unfinished", is_flag=True, help="Only games still in progress.")
+@click.pass_obj
+def games_list(store: Store, search: str, unfinished: bool) -> None:
+    """List stored games, newest first."""
+    for row in store.games(search=search, unfinished=unfinished):
+        state = row.outcome or "in progress"
+        click.echo(f"{row.id:>5}  {row.started_at}  {row.game:<11} {row.entries:>5} actions  "
+                   f"{row.players}  [{state}]")
+
+
+@games.command("show")
+@click.argument("game_id", type=int)
+@click.option("--role", default=PUBLIC, show_default=True, help="Whose view to show.")
+@click.pass_obj
+def games_show(store: Store, game_id: int, role: str) -> None:
+    """Rebuild a stored game from its record and show where it stands."""
+    from companion.record.session import Session
+
+    try:
+        session = Session.resume(store, game_id)
+        view = session.game.view(role)
+    except (RecordError, StoreError, UnknownRole) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    _print_summary(session.game, len(session.entries), None)
+    click.echo(f"waiting for: {', '.join(session.game.to_move()) or 'nobody'}")
+    click.echo(_describe_view(view))
+
+
+@games.command("export")
+@click.argument("game_id", type=int)
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.pass_obj
+def games_export(store: Store, game_id: int, file: Path) -> None:
+    """Write a stored game as a record file (hash-chained and sealed)."""
+    try:
+        record = store.load(game_id)
+    except (RecordError, StoreError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    write_record(file, record.header, record.entries)
+    click.echo(f"{file}: game {game_id}, {len(record.entries)} actions")
+
+
+@games.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.pass_obj
+def games_import(store: Store, file: Path) -> None:
+    """Store a record file as a new game, once it replays cleanly."""
+    from companion.record.session import import_record
+
+    try:
+        game_id = import_record(store, read_record(file))
+    except RecordError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(f"imported {file} as game {game_id}")
+
+
+@games.command("delete")
+@click.argument("game_id", type=int)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def games_delete(store: Store, game_id: int, yes: bool) -> None:
+    """Delete a stored game (asks first)."""
+    try:
+        row = store.game(game_id)
+    except StoreError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    if not yes:
+        click.confirm(f"Delete game {game_id} ({row.game}, {row.started_at}, {row.entries} "
+                      "actions)? This cannot be undone", abort=True)
+    store.delete(game_id)
+    click.echo(f"deleted game {game_id}")
+
+
+@games.command("repatch")
+@click.pass_obj
+def games_repatch(store: Store) -> None:
+    """Re-run every stored game with today's rules; report games whose outcome changes."""
+    changed = 0
+    for row in store.games():
+        try:
+            result = repatch(store.load(row.id))
+        except RecordError as exc:
+            click.echo(f"game {row.id}: error: {exc}")
+            changed += 1
+            continue
+        if result.changed:
+            what = result.problem or f"was {result.recorded}, now {result.now}"
+            click.echo(f"game {row.id}: CHANGED: {what}")
+            changed += 1
+        else:
+            click.echo(f"game {row.id}: same outcome: {result.now or 'unfinished'}")
+    if changed:
         raise SystemExit(1)
 

@@ -290,9 +290,14 @@ def test_simulate_names_an_unknown_game():
     assert "no rules for game 'chess'" in result.output
 
 
-@pytest.mark.parametrize("command", [[], ["kit"], ["kit", "check"], ["kit", "list"], ["games"],
+@pytest.mark.parametrize("command", [[], ["kit"], ["kit", "check"], ["kit", "list"], ["rules"],
+                                     ["games"], ["games", "list"], ["games", "show"],
+                                     ["games", "export"], ["games", "import"],
+                                     ["games", "delete"], ["games", "repatch"], ["sim"],
+                                     ["bench"], ["bench", "engine"],
                                      ["replay"], ["simulate"]])
-def test_every_command_has_help(command):
+def test_every_command_has_help(command, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "games.sqlite"))
     result = run(*command, "--help")
     assert result.exit_code == 0
     assert "Usage:" in result.output

@@ -15,9 +15,36 @@ from companion.record.format import (
     read_record,
     write_record,
 )
-from companion.record.replay import Replay, ReplayProblem, new_game, record_of, replay
+from companion.record.replay import (
+    UNDO,
+    Repatch,
+    Replay,
+    Replayer,
+    ReplayProblem,
+    new_game,
+    record_of,
+    repatch,
+    replay,
+)
 
 __all__ = [
-    "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError",
-    "Replay", "ReplayProblem", "new_game", "read_record", "record_of", "replay", "write_record",
+    "FORMAT",
+    "SOURCES",
+    "UNDO",
+    "VERSION",
+    "Entry",
+    "Header",
+    "KitRef",
+    "Record",
+    "RecordError",
+    "Repatch",
+    "Replay",
+    "ReplayProblem",
+    "Replayer",
+    "new_game",
+    "read_record",
+    "record_of",
+    "repatch",
+    "replay",
+    "write_record",
 ]

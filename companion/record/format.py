@@ -22,8 +22,8 @@ from companion.engine.core import Action, Event, canonical_json
 
 __all__ = [
     "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError",
-    "chain_start", "chained", "dumps_entry", "dumps_header", "link", "read_record",
-    "write_record",
+    "chain_start", "chained", "dumps_entry", "dumps_header", "link", "parse_record",
+    "read_record", "write_record",
 ]
 
 FORMAT: Final = "tabletop-companion-record"
@@ -187,6 +187,11 @@ def read_record(path: Path) -> Record:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(name, None, f"cannot read the record: {exc}") from exc
+    return parse_record(name, text)
+
+
+def parse_record(name: str, text: str) -> Record:
+    """Parse a record's text (`name` labels errors); RecordError names the first bad line."""
     lines = list(_numbered(text))
     if not lines:
         raise RecordError(name, 1, "the record is empty: line 1 must be the header")

@@ -12,11 +12,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Game, IllegalAction, UnknownGame, rules_class
+from companion.engine import REFEREE, Game, IllegalAction, UnknownGame, rules_class
 from companion.kits import Kit, KitError, load_kit
 from companion.record.format import Entry, Header, KitRef, Record, RecordError
 
-__all__ = ["Replay", "ReplayProblem", "new_game", "record_of", "replay"]
+__all__ = [
+    "UNDO", "Replay", "ReplayProblem", "Replayer", "new_game", "record_of", "repatch", "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -76,19 +78,68 @@ def _kit(header: Header, path: str, kit: str | Path | None) -> Kit:
     return loaded
 
 
+UNDO = "undo"
+"""`referee undo {"seq": N}`: entry N is taken back (recorded, never deleted)."""
+
+
+class Replayer:
+    """Feeds entries to a game one by one, taking undos into account.
+
+    The game is always the fold of the entries still in force (`effective`): an undo removes
+    the last one and rebuilds the game from the others, so the record stays append-only.
+    """
+
+    def __init__(self, header: Header, path: str, kit: str | Path | None = None) -> None:
+        self.header, self.path, self.kit = header, path, kit
+        self.game = new_game(header, path, kit)
+        self.effective: list[Entry] = []
+
+    def feed(self, entry: Entry) -> ReplayProblem | None:
+        if entry.action.role == REFEREE and entry.action.verb == UNDO:
+            return self._undo(entry)
+        problem = _apply(self.game, entry)
+        if problem is None:
+            self.effective.append(entry)
+        return problem
+
+    def undo_refusal(self) -> str | None:
+        """Why the last step cannot be undone, or None if it can."""
+        if not self.effective:
+            return "nothing to undo"
+        last = self.effective[-1]
+        if self.game.rules.undo_barrier(last.action, last.events):
+            return (f"action {last.seq} drew at random or showed hidden information: it and "
+                    "everything before it stand")
+        return None
+
+    def _undo(self, entry: Entry) -> ReplayProblem | None:
+        line = entry.line or 0
+        target = entry.action.args.get("seq")
+        refusal = self.undo_refusal()
+        if refusal is None and target != self.effective[-1].seq:
+            refusal = f"only the last action in force ({self.effective[-1].seq}) can be undone"
+        if refusal is not None:
+            return ReplayProblem(line, "illegal", f"undo of {target}: {refusal}", "undo")
+        self.effective.pop()
+        self.game = new_game(self.header, self.path, self.kit)
+        for kept in self.effective:
+            self.game.apply(kept.action)
+        return None
+
+
 def replay(record: Record, *, kit: str | Path | None = None,
            upto_line: int | None = None) -> Replay:
     """Re-run the record's actions (up to file line `upto_line`), stopping at the first problem."""
-    game = new_game(record.header, record.path, kit)
+    replayer = Replayer(record.header, record.path, kit)
     applied = 0
     for entry in record.entries:
         if upto_line is not None and entry.line is not None and entry.line > upto_line:
             break
-        problem = _apply(game, entry)
+        problem = replayer.feed(entry)
         if problem is not None:
-            return Replay(record, game, applied, problem)
+            return Replay(record, replayer.game, applied, problem)
         applied += 1
-    return Replay(record, game, applied, None)
+    return Replay(record, replayer.game, applied, None)
 
 
 def _apply(game: Game[Any], entry: Entry) -> ReplayProblem | None:
@@ -131,3 +182,48 @@ def record_of(game: Game[Any], kit: Kit, *, started_at: datetime, source: str,
 
 def _stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Repatch:
+    """How today's engine reads an old record: its outcome then and now."""
+
+    record: Record
+    recorded: str | None
+    now: str | None
+    problem: ReplayProblem | None
+
+    @property
+    def changed(self) -> bool:
+        return self.recorded != self.now or self.problem is not None
+
+
+def repatch(record: Record, *, kit: str | Path | None = None) -> Repatch:
+    """Re-run the actions with the current rules, ignoring the recorded events (a rules fix may
+    change them), and compare the game's outcome with the one recorded."""
+    replayer = Replayer(record.header, record.path, kit)
+    recorded = None
+    problem = None
+    for entry in record.entries:
+        ended = [e for e in entry.events if e.type == "GameEnded"]
+        if ended:
+            recorded = _outcome_text(ended[-1].data)
+        if entry.action.role == REFEREE and entry.action.verb == UNDO:
+            problem = replayer.feed(entry)
+        else:
+            try:
+                replayer.game.apply(entry.action)
+                replayer.effective.append(entry)
+            except IllegalAction as exc:
+                problem = ReplayProblem(entry.line or 0, "illegal",
+                                        f"{entry.action.text()}: {exc.describe()}", exc.rule)
+        if problem is not None:
+            break
+    outcome = replayer.game.outcome
+    now = None if outcome is None else _outcome_text(outcome.to_json())
+    return Repatch(record, recorded, now, problem)
+
+
+def _outcome_text(data: Any) -> str:
+    return f"{data.get('winner') or 'draw'} ({data.get('rule')}: {data.get('termination')})"
+

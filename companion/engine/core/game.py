@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from companion.engine.core.errors import IllegalAction
-from companion.engine.core.rules import CHANCE, Rules
+from companion.engine.core.rules import CHANCE, REFEREE, Rules
 from companion.engine.core.values import Action, Event, Outcome
 
 __all__ = ["Game", "Ply", "chance_rng", "fold"]
@@ -77,12 +77,25 @@ class Game(Generic[S]):
         return [a for r in roles for a in self.rules.legal_actions(self._state, r)]
 
     def apply(self, action: Action) -> tuple[Event, ...]:
-        """Apply `action` and return its events, or raise IllegalAction changing nothing."""
+        """Apply `action` and return its events, or raise IllegalAction changing nothing.
+
+        A `referee` action is a correction (`Rules.correct`), accepted whoever's turn it is.
+        """
+        if action.role == REFEREE:
+            return self._correct(action)
         self._check_turn(action)
         try:
             events = tuple(self.rules.decide(self._state, action))
         except IllegalAction as exc:
             raise exc if exc.action is not None else exc.with_action(action) from None
+        self._state = fold(self.rules, self._state, events)
+        self._history.append(Ply(action, events))
+        return events
+
+    def _correct(self, action: Action) -> tuple[Event, ...]:
+        if self.outcome is not None:
+            raise IllegalAction(self.rules.game_type.end_rule, "the game is over", action=action)
+        events = tuple(self.rules.correct(self._state, action))
         self._state = fold(self.rules, self._state, events)
         self._history.append(Ply(action, events))
         return events

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from companion.engine.core.errors import UnknownGame, UnknownRole
+from companion.engine.core.errors import IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.values import Action, Event, Outcome, freeze
 
 __all__ = [
@@ -108,6 +108,16 @@ class Rules(ABC, Generic[S, K]):
         Games whose chance outcomes are too many to list (a shuffled deck) override this.
         """
         return rng.choice(list(self.legal_actions(state, CHANCE)))
+
+    def correct(self, state: S, action: Action) -> Sequence[Event]:
+        """A referee's correction (`referee correct {...}`): the table differs from the record,
+        and the referee says how. Games that accept corrections override this."""
+        raise IllegalAction("referee", f"{self.game_type.title} takes no corrections")
+
+    def undo_barrier(self, action: Action, events: Sequence[Event]) -> bool:
+        """Whether this step may never be undone, nor anything before it: it drew at random or
+        showed hidden information (as Yucata, Rally the Troops and Board Game Arena rule)."""
+        return action.role == CHANCE
 
     def random_action(self, state: S, role: str, rng: random.Random) -> Action | None:
         """A legal action of `role` picked at random (the simulator's player), or None.

@@ -40,6 +40,7 @@ from companion.engine.sekigahara.battle import (
 from companion.engine.sekigahara.cards import deal, sample_deal
 from companion.engine.sekigahara.combat import decide_castle, decide_declare
 from companion.engine.sekigahara.context import Batch, Context, other
+from companion.engine.sekigahara.corrections import REVEALING, correct
 from companion.engine.sekigahara.mori import decide_mori
 from companion.engine.sekigahara.movement import decide_end_movement, decide_level, decide_move
 from companion.engine.sekigahara.recruitment import decide_recruit
@@ -210,6 +211,15 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         if not isinstance(cards, tuple):
             raise IllegalAction("3.3", "a deal names the cards drawn")
         deal(self.ctx, batch.state, batch, str(side), [str(c) for c in cards], pending)
+
+    def correct(self, state: SekigaharaState, action: Action) -> Sequence[Event]:
+        """`referee correct {block, to}`: the block really stands at `to` (a location, a box,
+        the bag or the eliminated blocks); control follows (4.2, 4.3)."""
+        return correct(self.ctx, state, action)
+
+    def undo_barrier(self, action: Action, events: Sequence[Event]) -> bool:
+        """No undo past a draw or a reveal: chance, bids shown, deployments, challenges..."""
+        return action.role == CHANCE or any(e.type in REVEALING for e in events)
 
     def evolve(self, state: SekigaharaState, event: Event) -> SekigaharaState:
         return evolve(state, event)

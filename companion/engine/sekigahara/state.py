@@ -477,6 +477,10 @@ def _battle_ended(state: SekigaharaState, e: Event) -> SekigaharaState:
                    quiet=state.quiet | {battle.at})
 
 
+def _block_corrected(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return _place(state, {e.data["block"]: e.data["to"]}, hide=frozenset({e.data["block"]}))
+
+
 def _battle_follows(state: SekigaharaState, e: Event) -> SekigaharaState:
     return replace(state, follow_up=(e.data["at"], e.data["attacker"]))
 
@@ -523,6 +527,7 @@ _EVOLVE = {
     "SiegeLifted": _siege_lifted,
     "BattleEnded": _battle_ended,
     "BattleFollows": _battle_follows,
+    "BlockCorrected": _block_corrected,
     "GameEnded": _game_ended,
 }
 
