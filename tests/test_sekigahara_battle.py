@@ -449,7 +449,8 @@ def test_8_8_5_a_retreat_into_enemy_only_ground_is_a_battle_with_the_retreating_
     game = lost_defence({"I-mori-2-1": "suwa", "I-mori-2-2": "matsumoto"})
     assert game.view(PUBLIC)["battle"]["retreat"]["to"] == ["iwamura", "matsumoto", "suwa"]
     events = act(game, TOK, "retreat", to="suwa")
-    assert found(events, "BattleFollows").data == {"at": "suwa", "attacker": TOK, "rule": "8.8.5"}
+    assert found(events, "BattleFollows").data == {"at": "suwa", "attacker": TOK, "from": "kiso",
+                                                   "rule": "8.8.5"}
     assert game.to_move() == (CHANCE,)  # 8.10: the hands are refilled before the new battle
     draw_cards(game)
     battle = game.view(PUBLIC)["battle"]
@@ -681,3 +682,30 @@ def test_2_1_both_commanders_killed_in_one_battle_wins_for_ishida():
     act(game, ISH, "casualties", blocks=["I-ishida-leader-1"])
     assert game.state.positions["T-tokugawa-leader-1"] == "eliminated"
     assert (game.outcome.winner, game.outcome.rule) == (ISH, "2.1")
+
+
+def test_8_6_1_the_public_view_shows_a_defector_on_the_challengers_side():
+    game = start(["I-ukita-2-1"], ["T-date-2-1"],
+                 hands={ISH: ["I-ukita-plain-1"], TOK: ["T-loyalty-1"]})
+    deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
+    act(game, TOK, "challenge", card="T-loyalty-1")
+    act(game, ISH, "defect")
+    (shown,) = game.view(PUBLIC)["battle"]["deployed"]
+    assert (shown["owner"], shown["side"]) == (ISH, TOK)
+
+
+def test_8_9_2_a_castle_choice_when_none_is_due_is_refused_with_its_rule():
+    game = start(["T-date-2-1"], ["I-ukita-2-1", "I-ukita-2-2", "I-ukita-2-3"], side=TOK,
+                 at="gifu", came="kiyosu")
+    assert refused(game, TOK, "castle", inside=True) == "8.9.2"
+
+
+def test_8_8_2_8_8_5_the_attacker_of_a_retreat_battle_retreats_where_it_came_from():
+    game = lost_defence({"I-mori-2-1": "suwa", "I-mori-2-2": "matsumoto"},
+                        ("T-date-2-1", "T-date-3-1", "T-maeda-2-1"))
+    act(game, TOK, "retreat", to="suwa")  # 8.8.5: Tokugawa attacks at Suwa, from Kiso
+    draw_cards(game)
+    act(game, TOK, "done")
+    act(game, ISH, "done")  # a tie: the defender wins, Tokugawa loses one block
+    act(game, TOK, "casualties", blocks=["T-date-3-1"])
+    assert game.view(PUBLIC)["battle"]["retreat"]["to"] == ["kiso"]

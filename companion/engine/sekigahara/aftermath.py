@@ -164,8 +164,11 @@ def retreat_places(ctx: Context, state: SekigaharaState) -> tuple[list[str], int
     assert battle is not None and battle.winner is not None
     loser = other(battle.winner)
     around = list(ctx.kit.neighbours[battle.at])
-    came = [frm for to, frm in state.movement.entries
-            if to == battle.at and battle.attacker == state.active and frm in around]
+    if battle.entered_from is not None:  # 8.8.5: a fight a retreat caused
+        came = [battle.entered_from]
+    else:
+        came = [frm for to, frm in state.movement.entries
+                if to == battle.at and battle.attacker == state.active and frm in around]
     if loser == battle.attacker:
         places = sorted(set(came)) or around
     else:
@@ -210,7 +213,7 @@ def _retreat(ctx: Context, batch: Batch, side: str, to: str, blocks: list[str],
     overrun(ctx, batch, to, side)  # 8.7.1 note: an overrun may follow a retreat
     update_control(ctx, batch, side, [to], [at, to])
     if enemy_only and units_at(ctx, batch.state, to, other(side)):
-        batch.emit("BattleFollows", at=to, attacker=side, rule="8.8.5")
+        batch.emit("BattleFollows", at=to, attacker=side, **{"from": at}, rule="8.8.5")
 
 
 def finish(ctx: Context, batch: Batch) -> None:

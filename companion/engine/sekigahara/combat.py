@@ -47,9 +47,14 @@ def decide_declare(ctx: Context, batch: Batch, action: Action) -> None:
     start_fight(ctx, batch, str(at), action.role)
 
 
-def start_fight(ctx: Context, batch: Batch, at: str, attacker: str) -> None:
-    """Declare combat at `at`: Mori join at Osaka (9.3), then a castle choice or the fight."""
-    batch.emit("CombatDeclared", at=at, attacker=attacker, defender=other(attacker), rule="8.1")
+def start_fight(ctx: Context, batch: Batch, at: str, attacker: str,
+                entered_from: str | None = None) -> None:
+    """Declare combat at `at`: Mori join at Osaka (9.3), then a castle choice or the fight.
+
+    `entered_from` is where a retreat that caused this fight came from (8.8.5).
+    """
+    batch.emit("CombatDeclared", at=at, attacker=attacker, defender=other(attacker),
+               entered_from=entered_from, rule="8.1")
     if at == OSAKA and attacker == "tokugawa" and mori_order(ctx, batch.state):
         mori_to_battle(ctx, batch)  # 9.3: the Mori box joins at the declaration
         if not all(units_at(ctx, batch.state, at, side) for side in SIDES):
@@ -71,7 +76,8 @@ def start_fight(ctx: Context, batch: Batch, at: str, attacker: str) -> None:
 
 def decide_castle(ctx: Context, batch: Batch, action: Action) -> None:
     """8.9.2: the castle's holder stays inside (a siege) or fights outside (a battle)."""
-    assert batch.state.castle_choice is not None
+    if batch.state.castle_choice is None:
+        raise IllegalAction("8.9.2", "no castle choice is due now")
     at, attacker = batch.state.castle_choice
     inside = action.args.get("inside")
     if not isinstance(inside, bool):
@@ -92,4 +98,5 @@ def _begin(ctx: Context, batch: Batch, at: str, attacker: str, *, siege: bool,
     inside = (blocks_of(ctx, batch.state, at, defender) + disks_of(ctx, batch.state, at, defender)
               if siege else [])
     batch.emit("BattleBegan", at=at, attacker=attacker, defender=defender, siege=siege,
-               inside=inside, castle_holder=holder, rule="8.9" if siege else "8.2")
+               inside=inside, castle_holder=holder, entered_from=batch.state.entered_from,
+               rule="8.9" if siege else "8.2")

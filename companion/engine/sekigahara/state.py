@@ -129,6 +129,8 @@ class Battle:
     """Blocks lost so far, per side (8.10 draws on them)."""
     castle_holder: str | None = None
     """Who controlled the castle before the fight (8.8.4, 8.9.1)."""
+    entered_from: str | None = None
+    """Where the attacker came from when a retreat caused this fight (8.8.2, 8.8.5)."""
 
     def impact(self, side: str) -> int:
         return sum(d.impact for d in self.deployments if d.side == side)
@@ -175,8 +177,10 @@ class SekigaharaState:
     quiet: frozenset[str] = frozenset()
     """Locations already fought over this combat phase, or where the active side stayed in its
     castle (8.1: each location once; 8.9.2)."""
-    follow_up: tuple[str, str] | None = None
-    """(location, attacker): a battle a retreat caused, fought next (8.8.5)."""
+    follow_up: tuple[str, str, str] | None = None
+    """(location, attacker, came from): a battle a retreat caused, fought next (8.8.5)."""
+    entered_from: str | None = None
+    """While a fight caused by a retreat is being declared: where its attacker came from."""
     outcome: Outcome | None = None
 
     def blocks_at(self, where: str, side: str | None = None,
@@ -373,15 +377,18 @@ def _castle_choice_made(state: SekigaharaState, e: Event) -> SekigaharaState:
 
 
 def _combat_skipped(state: SekigaharaState, e: Event) -> SekigaharaState:
-    return replace(state, quiet=state.quiet | {e.data["at"]}, castle_choice=None)
+    return replace(state, quiet=state.quiet | {e.data["at"]}, castle_choice=None,
+                   entered_from=None)
 
 
 def _battle_began(state: SekigaharaState, e: Event) -> SekigaharaState:
     d = e.data
     battle = Battle(d["at"], d["attacker"], d["defender"], siege=d["siege"],
                     inside=tuple(d["inside"]), castle_holder=d.get("castle_holder"),
-                    played=frozen_map({d["attacker"]: (), d["defender"]: ()}))
-    return replace(state, battle=battle, follow_up=None, castle_choice=None)
+                    played=frozen_map({d["attacker"]: (), d["defender"]: ()}),
+                    entered_from=d.get("entered_from"))
+    return replace(state, battle=battle, follow_up=None, castle_choice=None,
+                   entered_from=None)
 
 
 def _deployed(state: SekigaharaState, e: Event) -> SekigaharaState:
@@ -482,7 +489,11 @@ def _block_corrected(state: SekigaharaState, e: Event) -> SekigaharaState:
 
 
 def _battle_follows(state: SekigaharaState, e: Event) -> SekigaharaState:
-    return replace(state, follow_up=(e.data["at"], e.data["attacker"]))
+    return replace(state, follow_up=(e.data["at"], e.data["attacker"], e.data["from"]))
+
+
+def _combat_declared(state: SekigaharaState, e: Event) -> SekigaharaState:
+    return replace(state, entered_from=e.data.get("entered_from"), follow_up=None)
 
 
 _EVOLVE = {
@@ -508,7 +519,7 @@ _EVOLVE = {
     "ResourceControlChanged": _resource,
     "CastleControlChanged": _castle,
     "VictoryPointsCounted": _nothing,
-    "CombatDeclared": _nothing,
+    "CombatDeclared": _combat_declared,
     "CastleChoiceDue": _castle_choice_due,
     "CastleChoiceMade": _castle_choice_made,
     "CombatSkipped": _combat_skipped,

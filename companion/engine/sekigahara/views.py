@@ -126,8 +126,8 @@ def _battle(ctx: Context, state: SekigaharaState) -> dict[str, Any] | None:
         "impact": {side: battle.impact(side) for side in SIDES},
         "initiative": initiative(battle) if battle.stage == "deploy" else None,
         "done": sorted(battle.done),
-        "deployed": [{"block": d.block, "owner": d.owner, "side": d.side, "card": d.card,
-                      "impact": d.impact, "group": d.group, **_face(ctx, d.block)}
+        "deployed": [{**_face(ctx, d.block), "block": d.block, "owner": d.owner,
+                      "side": d.side, "card": d.card, "impact": d.impact, "group": d.group}
                      for d in battle.deployments],
         "cards_played": {side: list(cards) for side, cards in battle.played.items()},
         "challenge": None if battle.challenge is None else {"by": battle.challenge[0]},

@@ -163,7 +163,8 @@ def _end_of_combat_phase(ctx: Context, batch: Batch) -> bool:
     if state.castle_choice is not None:
         return False
     if state.follow_up is not None:
-        start_fight(ctx, batch, *state.follow_up)  # 8.8.5: a retreat's battle comes at once
+        at, attacker, came = state.follow_up  # 8.8.5: a retreat's battle comes at once
+        start_fight(ctx, batch, at, attacker, came)
         return True
     if battles_due(ctx, state):
         return False
