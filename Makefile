@@ -12,6 +12,7 @@ demo: setup
 	$(BIN)/companion replay --check $(SAMPLE)
 
 test: setup
+	scripts/install-system-packages system-packages.txt system-packages-test.txt
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

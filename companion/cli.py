@@ -399,3 +399,65 @@ def games_repatch(store: Store) -> None:
     if changed:
         raise SystemExit(1)
 
+
+@main.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Address to listen on (the local network by default).")
+@click.option("--port", default=8000, show_default=True)
+@click.option("--db", type=click.Path(path_type=Path, dir_okay=False), envvar="COMPANION_DB",
+              help="The games database (default: games.sqlite in the user's data directory).")
+@click.option("--game", "game_id", type=int, help="Resume this stored game.")
+@click.option("--new", "new_game", help="Start a new game of this kind (e.g. sekigahara).")
+@click.option("--option", "options", multiple=True, metavar="KEY=JSON",
+              help="A game option for --new, e.g. --option knowledge='\"table\"'.")
+@click.option("--referee-token", help="The referee's token (default: a fresh random one).")
+def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
+                  new_game: str | None, options: tuple[str, ...],
+                  referee_token: str | None) -> None:
+    """Serve the table display, the players' phones and the referee's screen.
+
+    Without --game or --new it offers to resume the newest unfinished game, or starts a new
+    Sekigahara game at the table (table knowledge) when there is none.
+    """
+    import secrets
+
+    from companion.record.session import Session
+    from companion.web.serve import ServeOptions, run
+
+    store = _open_store(db)
+    if game_id is None and new_game is None:
+        unfinished = store.games(unfinished=True)
+        if unfinished and click.confirm(
+                f"Resume game {unfinished[0].id} ({unfinished[0].game}, started "
+                f"{unfinished[0].started_at}, {unfinished[0].entries} actions)?", default=True):
+            game_id = unfinished[0].id
+        else:
+            new_game, options = "sekigahara", options or ('knowledge="table"',)
+    if game_id is None:
+        try:
+            session = Session.start(store, str(new_game), options=_pairs(options, json.loads))
+        except (EngineError, ValueError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            raise SystemExit(1) from None
+        game_id = session.game_id
+    else:
+        try:
+            Session.resume(store, game_id)
+        except (RecordError, StoreError) as exc:
+            click.echo(f"error: cannot resume game {game_id}: {exc}", err=True)
+            raise SystemExit(1) from None
+    store.close()
+    token = referee_token or secrets.token_urlsafe(24)
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    click.echo(f"game {game_id}: table display at http://{shown}:{port}/")
+    click.echo(f"referee screen:  http://{shown}:{port}/referee#token={token}")
+    run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port))
+
+
+def _open_store(db: Path | None) -> Store:
+    try:
+        return Store(db)
+    except StoreError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+

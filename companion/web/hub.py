@@ -1,0 +1,175 @@
+"""The live table: one recorded game session, who may see and do what, and live updates.
+
+The hub is the web layer's only way into the game. It applies actions through the recording
+session (so an action is acknowledged only once durable), turns the engine's per-role views into
+what each connected screen receives, and pushes a fresh view to every subscriber after each
+change. A subscriber only ever receives the view of its own role.
+"""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import PUBLIC, REFEREE, Action, IllegalAction
+from companion.record.session import Session, UndoRefused
+
+__all__ = ["Alert", "Hub", "Tokens"]
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A refused action, for the legality panel: the rule, what was wrong, what was legal."""
+
+    role: str
+    rule: str
+    message: str
+    legal: tuple[str, ...]
+
+    def for_role(self, role: str) -> dict[str, Any]:
+        """The acting role (and the referee) see the message; others only the rule number,
+        since a message may name the actor's own hidden blocks."""
+        if role in (self.role, REFEREE):
+            return {"role": self.role, "rule": self.rule, "message": self.message,
+                    "legal": list(self.legal)}
+        return {"role": self.role, "rule": self.rule,
+                "message": f"an action by {self.role} was refused (rule {self.rule})",
+                "legal": []}
+
+
+@dataclass
+class Tokens:
+    """Per-role bearer tokens: the referee's, and one per paired player device (revocable)."""
+
+    roles: dict[str, str] = field(default_factory=dict)
+
+    def issue(self, role: str) -> str:
+        token = secrets.token_urlsafe(24)
+        self.roles[token] = role
+        return token
+
+    def revoke(self, role: str) -> int:
+        gone = [t for t, r in self.roles.items() if r == role]
+        for token in gone:
+            del self.roles[token]
+        return len(gone)
+
+    def role(self, token: str | None) -> str:
+        """The token's role; the public role without a (valid) token."""
+        return self.roles.get(token or "", PUBLIC)
+
+
+class Hub:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.tokens = Tokens()
+        self._lock = threading.RLock()
+        self._subscribers: list[tuple[str, queue.Queue[dict[str, Any]]]] = []
+        self.alert: Alert | None = None
+        self.version = 0
+        self._offers: dict[str, tuple[str, str]] = {}
+        """Role -> (token, url) of a phone pairing shown on the table display until used."""
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return self.session.game.rules.roles
+
+    def view(self, role: str) -> dict[str, Any]:
+        """Everything a screen of `role` shows: the engine's view plus the table's extras."""
+        with self._lock:
+            game = self.session.game
+            view = game.view(role)
+            legal = game.legal_actions(role) if role in game.to_move() else []
+            if role == REFEREE:
+                legal = game.legal_actions()
+            return {
+                "version": self.version, "game_id": self.session.game_id,
+                "view": view,
+                "legal": [a.text() for a in legal],
+                "alert": None if self.alert is None else self.alert.for_role(role),
+                "actions": len(self.session.entries),
+            }
+
+    def act(self, role: str, action: Action, source: str) -> list[dict[str, Any]]:
+        """Apply an action for `role` (the referee may act for anyone); record; notify.
+
+        Raises IllegalAction (remembered for the legality panel) or PermissionError.
+        """
+        if role not in (action.role, REFEREE):
+            raise PermissionError(f"the {role} device cannot act for {action.role}")
+        with self._lock:
+            try:
+                events = self.session.play(action, source)
+            except IllegalAction as exc:
+                self.alert = Alert(action.role, exc.rule, exc.message, exc.legal)
+                self._changed()
+                raise
+            self.alert = None
+            self._changed()
+            return [e.to_json() for e in events]
+
+    def undo(self, by: str) -> None:
+        with self._lock:
+            try:
+                self.session.undo(by=by)
+            except UndoRefused:
+                raise
+            self._changed()
+
+    def correct(self, args: dict[str, Any], by: str, note: str) -> None:
+        with self._lock:
+            self.session.correct(args, by=by, note=note)
+            self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        for role, inbox in list(self._subscribers):
+            inbox.put(self.view(role))
+
+    def subscribe(self, role: str) -> Iterator[dict[str, Any]]:
+        """Views for `role`, the current one first, then one after every change."""
+        inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        entry = (role, inbox)
+        with self._lock:
+            self._subscribers.append(entry)
+            inbox.put(self.view(role))
+        try:
+            while True:
+                try:
+                    yield inbox.get(timeout=15)
+                except queue.Empty:
+                    yield {}  # a keep-alive, so dead connections are noticed
+        finally:
+            with self._lock:
+                self._subscribers.remove(entry)
+
+    @property
+    def pairing(self) -> dict[str, str]:
+        """Role -> the pairing link on offer (the table display shows it as a QR code)."""
+        return {role: url for role, (_, url) in self._offers.items()}
+
+    def offer_pairing(self, role: str, base_url: str) -> str:
+        """A fresh token for `role`, offered on the table display until a phone uses it."""
+        with self._lock:
+            token = self.tokens.issue(role)
+            url = f"{base_url}/play#token={token}"
+            self._offers[role] = (token, url)
+            self._changed()
+            return url
+
+    def pairing_used(self, token: str) -> None:
+        """A phone has fetched its view: take its QR code off the table display."""
+        with self._lock:
+            used = [r for r, (t, _) in self._offers.items() if t == token]
+            for r in used:
+                del self._offers[r]
+            if used:
+                self._changed()
+
+    @property
+    def subscribers(self) -> int:
+        return len(self._subscribers)

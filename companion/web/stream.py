@@ -1,0 +1,28 @@
+"""Live updates by server-sent events: each screen receives its own role's view, pushed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from flask import Blueprint, Response
+
+from companion.web.auth import hub, role
+
+bp = Blueprint("stream", __name__)
+
+
+@bp.get("/stream")
+def stream() -> Response:
+    who = role()
+    updates = hub().subscribe(who)
+
+    def messages() -> Iterator[str]:
+        for update in updates:
+            if not update:
+                yield ": keep-alive\n\n"
+                continue
+            yield f"event: view\ndata: {json.dumps({'role': who, **update})}\n\n"
+
+    return Response(messages(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
