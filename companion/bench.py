@@ -130,3 +130,95 @@ def bench_record(appends: int = 500, long_game: int = 2000) -> dict[str, Any]:
 def _cycle(entries: Any) -> Any:
     while True:
         yield from entries
+
+
+def bench_web(clients: int = 5, actions: int = 60) -> dict[str, Any]:
+    """Serve a game with `companion serve`, connect `clients` live streams on loopback, apply
+    `actions` actions through the API and time each until every client has the new view."""
+    import http.client
+    import json
+    import os
+    import socket
+    import subprocess
+    import sys
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as scratch:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--db", str(Path(scratch) / "bench.sqlite"), "--new", "sekigahara",
+             "--referee-token", "bench"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            env=os.environ.copy())
+        try:
+            _wait_for(port)
+            arrivals: list[dict[int, float]] = [{} for _ in range(clients)]
+            for index in range(clients):
+                threading.Thread(target=_listen, args=(port, arrivals[index]),
+                                 daemon=True).start()
+            while any(0 not in seen for seen in arrivals):
+                time.sleep(0.01)
+            game: Game[Any] = Game(rules_class("sekigahara")(load_kit("sekigahara")), seed=0)
+            sent: dict[int, float] = {}
+            for version in range(1, actions + 1):
+                action = _next_action(game, version)
+                sent[version] = time.perf_counter()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                connection.request("POST", "/api/action", json.dumps(action.to_json()), {
+                    "Content-Type": "application/json", "Authorization": "Bearer bench"})
+                assert connection.getresponse().status == 200
+                game.apply(action)
+                deadline = time.perf_counter() + 5
+                while any(version not in seen for seen in arrivals):
+                    assert time.perf_counter() < deadline, "a client missed an update"
+                    time.sleep(0.0005)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    latencies = sorted((seen[v] - sent[v]) * 1000 for seen in arrivals for v in sent)
+    return {"clients": clients, "actions": actions,
+            "update_ms_p50": round(statistics.median(latencies), 2),
+            "update_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2)}
+
+
+def _wait_for(port: int) -> None:
+    import socket
+
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+def _listen(port: int, seen: dict[int, float]) -> None:
+    """A client: read the stream, note when each version arrives."""
+    import http.client
+    import json
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("GET", "/stream?token=bench")
+    response = connection.getresponse()
+    while True:
+        line = response.readline()
+        if not line:
+            return
+        if line.startswith(b"data: "):
+            seen[json.loads(line[6:])["version"]] = time.perf_counter()
+
+
+def _next_action(game: Game[Any], step: int) -> Action:
+    roles = game.to_move()
+    rng = chance_rng(0, step)
+    if CHANCE in roles:
+        return game.rules.sample_chance(game.state, rng)
+    action = game.rules.random_action(game.state, rng.choice(roles), rng)
+    assert action is not None
+    return action

@@ -261,6 +261,23 @@ def bench_record_command(appends: int, as_json: bool) -> None:
                f"game: {figures['sekigahara_store_and_replay_s']} s")
 
 
+@bench.command("web")
+@click.option("--clients", default=5, show_default=True, help="Live screens connected.")
+@click.option("--actions", default=60, show_default=True, help="Actions applied.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_web_command(clients: int, actions: int, as_json: bool) -> None:
+    """Time live updates: from an action to every connected screen having the new view."""
+    from companion.bench import bench_web
+
+    figures = bench_web(clients=clients, actions=actions)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"{figures['clients']} clients, {figures['actions']} actions: update to every "
+               f"client median {figures['update_ms_p50']} ms, 95th percentile "
+               f"{figures['update_ms_p95']} ms")
+
+
 def _repatch(files: list[Path], kit_path: str | None) -> None:
     """Exit 1 if any record's outcome changes under today's rules (or no longer replays)."""
     changed = 0

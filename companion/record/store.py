@@ -10,10 +10,12 @@ a truncated, reordered or edited game is reported instead of replayed.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -92,11 +94,13 @@ class Store:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(self.path, isolation_level=None)
+            # One connection shared by the web server's threads, serialised by `_lock`.
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
@@ -116,17 +120,23 @@ class Store:
         return db
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(query, args).fetchall()
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -182,30 +192,30 @@ class Store:
                  "WHERE (game || ' ' || players || ' ' || started_at) LIKE ?")
         if unfinished:
             query += " AND outcome IS NULL"
-        rows = self._db.execute(query + " ORDER BY id DESC", (f"%{search}%",)).fetchall()
+        rows = self._read(query + " ORDER BY id DESC", (f"%{search}%",))
         return [GameRow(*row) for row in rows]
 
     def game(self, game_id: int) -> GameRow:
-        row = self._db.execute("SELECT id, game, started_at, players, entries, outcome "
-                               "FROM games WHERE id=?", (game_id,)).fetchone()
+        rows = self._read("SELECT id, game, started_at, players, entries, outcome "
+                          "FROM games WHERE id=?", (game_id,))
+        row = rows[0] if rows else None
         if row is None:
             raise StoreError(f"{self.path}: no game {game_id}")
         return GameRow(*row)
 
     def snapshot(self, game_id: int, seq: int) -> bytes | None:
-        row = self._db.execute("SELECT jpeg FROM snapshots WHERE game_id=? AND seq=?",
-                               (game_id, seq)).fetchone()
-        return None if row is None else bytes(row[0])
+        rows = self._read("SELECT jpeg FROM snapshots WHERE game_id=? AND seq=?", (game_id, seq))
+        return bytes(rows[0][0]) if rows else None
 
     def load(self, game_id: int) -> Record:
         """The game's record, checked: count, order and hash chain; RecordError if not."""
-        row = self._db.execute("SELECT header, entries, head FROM games WHERE id=?",
-                               (game_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"{self.path}: no game {game_id}")
-        header_line, count, head = row
-        lines = [line for (line,) in self._db.execute(
-            "SELECT line FROM entries WHERE game_id=? ORDER BY seq", (game_id,))]
+        with self._lock:  # one consistent read of the game and its entries
+            rows = self._read("SELECT header, entries, head FROM games WHERE id=?", (game_id,))
+            if not rows:
+                raise StoreError(f"{self.path}: no game {game_id}")
+            header_line, count, head = rows[0]
+            lines = [line for (line,) in self._read(
+                "SELECT line FROM entries WHERE game_id=? ORDER BY seq", (game_id,))]
         name = f"{self.path}#game{game_id}"
         record = _parse(name, header_line, lines)
         if len(record.entries) != count:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-import segno
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine import PUBLIC, REFEREE, Action, IllegalAction
+from companion.engine import REFEREE, Action, IllegalAction
 from companion.kits import Kit
 from companion.record import RecordError, replay
 from companion.record.session import UndoRefused
+from companion.record.store import StoreError
 from companion.web.auth import hub, require_change_allowed, role
+from companion.web.present import present
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -23,20 +23,7 @@ def view() -> ResponseReturnValue:
     who = role()
     table = hub()
     table.pairing_used(request.headers.get("Authorization", "")[7:])
-    return jsonify({"role": who, **table.view(who), "pairing": _pairing_offers(who)})
-
-
-def _pairing_offers(who: str) -> dict[str, str]:
-    """QR codes for the phones being paired: shown on the table display only (4)."""
-    if who != PUBLIC:
-        return {}
-    return {r: _qr_svg(url) for r, url in hub().pairing.items()}
-
-
-def _qr_svg(text: str) -> str:
-    out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, xmldecl=False, svgns=True)
-    return out.getvalue().decode()
+    return jsonify(present(who, table.view(who)))
 
 
 @bp.post("/action")
@@ -116,7 +103,7 @@ def replay_view(game_id: int) -> ResponseReturnValue:
     store = hub().session.store
     try:
         record = store.load(game_id)
-    except (RecordError, Exception) as exc:  # StoreError and RecordError both say why
+    except (RecordError, StoreError) as exc:
         abort(404, str(exc))
     at = request.args.get("at", type=int)
     result = replay(record, upto_line=None if at is None else at + 1)

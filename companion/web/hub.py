@@ -92,6 +92,7 @@ class Hub:
                 "legal": [a.text() for a in legal],
                 "alert": None if self.alert is None else self.alert.for_role(role),
                 "actions": len(self.session.entries),
+                "pairing": self.pairing if role == PUBLIC else {},
             }
 
     def act(self, role: str, action: Action, source: str) -> list[dict[str, Any]]:

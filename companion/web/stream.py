@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response
 
 from companion.web.auth import hub, role
+from companion.web.present import present
 
 bp = Blueprint("stream", __name__)
 
@@ -22,7 +23,7 @@ def stream() -> Response:
             if not update:
                 yield ": keep-alive\n\n"
                 continue
-            yield f"event: view\ndata: {json.dumps({'role': who, **update})}\n\n"
+            yield f"event: view\ndata: {json.dumps(present(who, update))}\n\n"
 
     return Response(messages(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

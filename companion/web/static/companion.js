@@ -69,10 +69,13 @@ function renderBoard(view) {
   }
 }
 
-function show(id, visible) { document.getElementById(id).hidden = !visible; }
+function show(id, visible) { const node = document.getElementById(id); if (node) node.hidden = !visible; }
+
+function panel(id) { return document.getElementById(id); }
 
 function renderAlert(alert) {
-  const box = document.getElementById("alert");
+  const box = panel("alert");
+  if (!box) return;
   show("alert", Boolean(alert));
   if (!alert) return;
   box.replaceChildren(el("h2", {}, "Refused: rule " + alert.rule), el("p", {}, alert.message));
@@ -80,7 +83,8 @@ function renderAlert(alert) {
 }
 
 function renderBattle(battle) {
-  const box = document.getElementById("battle");
+  const box = panel("battle");
+  if (!box) return;
   show("battle", Boolean(battle && battle.impact));
   if (!battle || !battle.impact) return;
   const top = Math.max(board.impact_track[1], battle.impact.ishida, battle.impact.tokugawa, 1);
@@ -134,7 +138,8 @@ function renderWeek(state) {
 }
 
 function renderPairing(pairing) {
-  const box = document.getElementById("pairing");
+  const box = panel("pairing");
+  if (!box) return;
   const roles = Object.keys(pairing || {});
   show("pairing", roles.length > 0);
   box.replaceChildren(el("h2", {}, "Pair a phone"));
@@ -155,7 +160,8 @@ async function act(body) {
 }
 
 function renderOptions(state) {
-  const box = document.getElementById("options");
+  const box = panel("options");
+  if (!box) return;
   const mine = page !== "table" && state.legal && state.legal.length;
   show("options", Boolean(mine));
   if (!mine) return;

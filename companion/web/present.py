@@ -1,0 +1,23 @@
+"""Turning a hub view into what a screen receives (the same for the API and the stream)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+
+__all__ = ["present", "qr_svg"]
+
+
+def qr_svg(text: str) -> str:
+    """A QR code as inline SVG: phones pair by scanning it off the table display (4)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, xmldecl=False, svgns=True)
+    return out.getvalue().decode()
+
+
+def present(role: str, view: dict[str, Any]) -> dict[str, Any]:
+    """The message for a screen of `role`: the view, with pairing links drawn as QR codes."""
+    pairing = {who: qr_svg(url) for who, url in view.get("pairing", {}).items()}
+    return {"role": role, **view, "pairing": pairing}

@@ -1,0 +1,95 @@
+"""`companion serve`: the production server (gunicorn, a thread per stream) really streams, and
+it offers to resume an unfinished game (7: Resume)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from companion.record.session import Session
+from companion.record.store import Store
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: Path, *args: str, stdin: str = "") -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), "--referee-token", "sesame", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert child.stdin is not None
+    child.stdin.write(stdin)
+    child.stdin.close()
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return child, port
+        except OSError:
+            time.sleep(0.1)
+    child.kill()
+    raise AssertionError(child.stdout.read() if child.stdout else "no output")
+
+
+def events(port: int, token: str):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", f"/stream?token={token}")
+    response = connection.getresponse()
+    assert response.getheader("Content-Type").startswith("text/event-stream")
+    while True:
+        line = response.readline().decode()
+        if line.startswith("data: "):
+            yield json.loads(line[6:])
+
+
+def post(port: int, path: str, body: dict, token: str = "sesame") -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("POST", path, json.dumps(body), {
+        "Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    return connection.getresponse().status
+
+
+def test_serve_streams_every_accepted_action(tmp_path):
+    child, port = start(tmp_path / "games.sqlite", "--new", "skirmish")
+    try:
+        stream = events(port, "sesame")
+        assert next(stream)["version"] == 0
+        started = time.perf_counter()
+        assert post(port, "/api/action", {"text": "red pass {}"}) == 200
+        update = next(stream)
+        assert update["version"] == 1 and update["actions"] == 1
+        assert time.perf_counter() - started < 1.0
+    finally:
+        child.terminate()
+        child.wait(timeout=10)
+
+
+def test_serve_offers_to_resume_an_unfinished_game(tmp_path):
+    db = tmp_path / "games.sqlite"
+    store = Store(db)
+    session = Session.start(store, "skirmish")
+    session.play(session.game.legal_actions()[0], "tablet")
+    store.close()
+    child, port = start(db, stdin="y\n")
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/api/view")
+        view = json.loads(connection.getresponse().read())
+        assert view["game_id"] == session.game_id and view["actions"] == 1
+    finally:
+        child.terminate()
+        child.wait(timeout=10)
+    output = child.stdout.read() if child.stdout else ""
+    assert f"Resume game {session.game_id} (skirmish" in output
