@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from web_helpers import sekigahara_hub, skirmish_hub
+from web_helpers import hidden_from, sekigahara_hub, skirmish_hub
 from werkzeug.serving import make_server
 
 from companion.engine import REFEREE
@@ -97,6 +97,11 @@ def test_every_screen_loads_without_console_errors(browser, tmp_path):
         }
         assert pages["table"].locator("#board g[data-location]").count() == 51
         assert pages["phone-ishida"].locator("#role").inner_text() == "ishida"
+        mine = pages["phone-ishida"].locator("#mine").inner_text()
+        assert "I-ishida-leader-1" in mine  # its own blocks, by name
+        for role, page in (("ishida", pages["phone-ishida"]), ("public", pages["table"])):
+            html = page.content()
+            assert not [b for b in hidden_from(table.hub, role) if b in html]
         assert pages["referee"].locator("#referee-tools").is_visible()
         for name, page in pages.items():
             shot(page, name)
@@ -181,6 +186,9 @@ def test_the_replay_scrubber_reproduces_the_recorded_states(browser, tmp_path):
             facts = page.locator("#facts").inner_text()
             assert f"week {expected['week']}, turn {expected['turn']}" in facts
             assert expected["phase"] in facts
+        page.click("#turn-back")
+        page.wait_for_function("Number(document.querySelector('#scrubber').value) < "
+                               f"{len(record.entries)}")
         shot(page, "replay")
     finally:
         table.close()

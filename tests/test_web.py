@@ -191,3 +191,27 @@ def test_no_route_or_message_leaks_hidden_information(tmp_path):
         body = client.get(f"/api/replay/{unfinished}?at=60", headers=headers).get_data(
             as_text=True)
         assert not [s for s in hidden_from(hub, role, past) if s in body]
+
+
+def test_the_referee_pauses_and_resumes_the_table(skirmish):
+    _hub, client, tokens = skirmish
+    assert client.post("/api/pause", headers=bearer(tokens["red"]), json={}).status_code == 403
+    assert client.post("/api/pause", headers=bearer(tokens[REFEREE]),
+                       json={"paused": True}).get_json() == {"paused": True}
+    assert client.get("/api/view").get_json()["paused"] is True
+    blocked = client.post("/api/action", headers=bearer(tokens["red"]),
+                          json={"text": "red pass {}"})
+    assert blocked.status_code == 403 and b"paused" in blocked.data
+    client.post("/api/pause", headers=bearer(tokens[REFEREE]), json={"paused": False})
+    assert client.post("/api/action", headers=bearer(tokens["red"]),
+                       json={"text": "red pass {}"}).status_code == 200
+
+
+def test_the_replay_lists_where_each_turn_begins(tmp_path):
+    hub = skirmish_hub(tmp_path)
+    game_id = import_record(hub.session.store, read_record(SAMPLE))
+    data = app_for(hub)[0].test_client().get(f"/api/replay/{game_id}/turns").get_json()
+    record = read_record(SAMPLE)
+    assert data["turns"][0] == next(n for n, e in enumerate(record.entries, start=1)
+                                    if e.action.verb == "choose_first")
+    assert len(data["turns"]) == 7 * 2 * 2  # seven weeks, turns A and B, both sides

@@ -54,6 +54,14 @@ def undo() -> ResponseReturnValue:
     return jsonify({"ok": True})
 
 
+@bp.post("/pause")
+def pause() -> ResponseReturnValue:
+    if require_change_allowed() != REFEREE:
+        abort(403, "only the referee pauses the game")
+    hub().pause(bool((request.get_json(silent=True) or {}).get("paused", True)))
+    return jsonify({"paused": hub().paused})
+
+
 @bp.post("/correct")
 def correct() -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:
@@ -95,6 +103,19 @@ def board() -> ResponseReturnValue:
     tracks = getattr(kit, "tracks", None)
     return jsonify({"kit": kit.id, "locations": locations, "roads": roads,
                     "impact_track": list(tracks.impact_track) if tracks else [0, 48]})
+
+
+@bp.get("/replay/<int:game_id>/turns")
+def replay_turns(game_id: int) -> ResponseReturnValue:
+    """Where each turn (a side's movement phase) begins, for stepping a replay by turn."""
+    try:
+        record = hub().session.store.load(game_id)
+    except (RecordError, StoreError) as exc:
+        abort(404, str(exc))
+    turns = [n for n, entry in enumerate(record.entries, start=1)
+             if any(e.type == "PhaseBegan" and e.data.get("phase") == "movement"
+                    for e in entry.events)]
+    return jsonify({"total": len(record.entries), "turns": turns})
 
 
 @bp.get("/replay/<int:game_id>")

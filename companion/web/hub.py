@@ -71,6 +71,7 @@ class Hub:
         self._subscribers: list[tuple[str, queue.Queue[dict[str, Any]]]] = []
         self.alert: Alert | None = None
         self.version = 0
+        self.paused = False
         self._offers: dict[str, tuple[str, str]] = {}
         """Role -> (token, url) of a phone pairing shown on the table display until used."""
 
@@ -93,6 +94,7 @@ class Hub:
                 "alert": None if self.alert is None else self.alert.for_role(role),
                 "actions": len(self.session.entries),
                 "pairing": self.pairing if role == PUBLIC else {},
+                "paused": self.paused,
             }
 
     def act(self, role: str, action: Action, source: str) -> list[dict[str, Any]]:
@@ -102,6 +104,8 @@ class Hub:
         """
         if role not in (action.role, REFEREE):
             raise PermissionError(f"the {role} device cannot act for {action.role}")
+        if self.paused and role != REFEREE:
+            raise PermissionError("the referee has paused the game")
         with self._lock:
             try:
                 events = self.session.play(action, source)
@@ -112,6 +116,12 @@ class Hub:
             self.alert = None
             self._changed()
             return [e.to_json() for e in events]
+
+    def pause(self, paused: bool) -> None:
+        """The referee stops (or restarts) the players' and sensors' actions."""
+        with self._lock:
+            self.paused = paused
+            self._changed()
 
     def undo(self, by: str) -> None:
         with self._lock:

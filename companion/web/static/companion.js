@@ -66,6 +66,11 @@ function renderBoard(view) {
     const castles = (view.control || {}).castles || {};
     const castle = document.getElementById("castle-" + loc.id);
     if (castle && castles[loc.id]) castle.setAttribute("class", "castle " + castles[loc.id]);
+    const resources = (view.control || {}).resources || {};
+    if (resources[loc.id]) {
+      holder.append(el("circle", { cx: cx - 13, cy: cy - 13, r: 5, class: "control " + resources[loc.id],
+        "data-control": resources[loc.id] }));
+    }
   }
 }
 
@@ -106,7 +111,46 @@ function renderBattle(battle) {
   if (battle.losses_due && battle.winner !== undefined && battle.stage !== "deploy") {
     box.append(el("p", {}, "Winner: " + (battle.winner || "none") + ". Losses: " + JSON.stringify(battle.losses_due)));
   }
+  for (const [side, cards] of Object.entries(battle.cards_played || {})) {
+    if (cards.length) box.append(el("p", { class: "played" }, side + " played: " + cards.join(", ")));
+  }
+  if (battle.challenge) box.append(el("p", { class: "challenge" }, "Loyalty challenge by " + battle.challenge.by + ": the deploying side shows a matching card, or the block changes sides (8.6)"));
+  if (battle.siege) {
+    const impact = battle.impact[battle.attacker];
+    box.append(el("p", { class: "siege" }, "Siege: " + Math.floor(impact / 7) + " loss(es) so far, " + (7 - impact % 7) + " impact to the next (8.9.4)"));
+  }
   if (battle.retreat) box.append(el("p", {}, "Retreat to: " + battle.retreat.to.join(", ")));
+}
+
+function renderMine(state) {
+  const box = panel("mine");
+  const view = state.view;
+  const mine = page === "play" && ["ishida", "tokugawa", "red", "blue"].includes(state.role);
+  show("mine", Boolean(box && mine));
+  if (!box || !mine) return;
+  const rows = el("table");
+  const places = Object.assign({}, view.locations || {});
+  for (const [boxId, contents] of Object.entries(view.boxes || {})) places[boxId] = { [contents.side]: contents };
+  for (const [where, stacks] of Object.entries(places)) {
+    const stack = stacks[state.role];
+    if (!stack || !stack.blocks || !stack.blocks.length) continue;
+    const tr = el("tr");
+    tr.append(el("th", {}, where.replace("_", " ")), el("td", {}, stack.blocks.map((b) => b.block).join(", ")));
+    rows.append(tr);
+  }
+  const cards = ((view.cards || {})[state.role] || {}).cards;
+  box.replaceChildren(el("h2", {}, "Your blocks"), rows);
+  if (cards) box.append(el("h2", {}, "Your hand"), el("p", { id: "hand" }, cards.join(", ")));
+  const options = view.options;
+  if (options && options.groups) {
+    box.append(el("h2", {}, "Groups that may move"));
+    for (const group of options.groups) {
+      const r = group.range;
+      box.append(el("p", { class: "group", "data-from": group.from }, group.from + " (" + group.blocks + " blocks): "
+        + r.by_road + " by road, " + r.all_highway + " on highways (base 1, command +" + r.command
+        + ", size " + r.size_penalty + "; forced march +1 for a card): " + group.reachable.join(", ")));
+    }
+  }
 }
 
 function renderWeek(state) {
@@ -125,8 +169,11 @@ function renderWeek(state) {
   }
   if (view.boxes) for (const [box_, b] of Object.entries(view.boxes)) rows.push([box_.replace("_", " "), b.count + " blocks"]);
   if (view.reinforcements) for (const [side, plan] of Object.entries(view.reinforcements.plan)) {
-    rows.push([side + " reinforcements", "discard " + plan.discard + "; draw " + plan.cards_why + "; blocks " + plan.blocks_why]);
+    const owed = view.reinforcements.discards_owed[side];
+    rows.push([side + " reinforcements", "discard " + plan.discard + (owed ? " (" + owed + " still to discard)" : " (done)")
+      + "; draw " + plan.cards_why + "; blocks " + plan.blocks_why]);
   }
+  for (const draw of view.pending_draws || []) rows.push(["waiting for a draw", draw.side + " " + draw.count + " " + draw.kind + (draw.to ? " to " + draw.to : "")]);
   if (view.outcome) rows.push(["Result", (view.outcome.winner || "draw") + ": " + view.outcome.termination]);
   const table = el("table", { id: "facts" });
   for (const [key, value] of rows) {
@@ -175,6 +222,7 @@ function renderOptions(state) {
 
 function render(state) {
   if (!board || !state.view) return;
+  document.body.classList.toggle("paused", Boolean(state.paused));
   document.getElementById("role").textContent = state.role;
   const version = document.getElementById("version");
   version.dataset.version = String(state.version);
@@ -185,6 +233,7 @@ function render(state) {
   renderWeek(state);
   renderPairing(state.pairing);
   renderOptions(state);
+  renderMine(state);
 }
 
 function refereeTools() {
@@ -201,6 +250,8 @@ function refereeTools() {
   });
   document.getElementById("undo").addEventListener("click", () =>
     api("/api/undo", { method: "POST", body: JSON.stringify({ by: "referee" }) }));
+  document.getElementById("pause").addEventListener("click", () =>
+    api("/api/pause", { method: "POST", body: JSON.stringify({ paused: !document.body.classList.contains("paused") }) }));
   for (const role of ["ishida", "tokugawa", "red", "blue"]) {
     const button = el("button", { "data-pair": role }, "Pair " + role);
     button.addEventListener("click", () => api("/api/pair/" + role, { method: "POST", body: "{}" }));
@@ -229,6 +280,14 @@ async function replayViewer() {
     render({ role: data.role, version: data.at, view: data.view, legal: [], alert: null, pairing: {} });
   }
   scrubber.addEventListener("input", () => go(scrubber.value));
+  document.getElementById("turn-back").addEventListener("click", async () => go((await turn(-1))));
+  document.getElementById("turn-next").addEventListener("click", async () => go((await turn(1))));
+  async function turn(direction) {
+    const data = await (await api("/api/replay/" + game + "/turns")).json();
+    const here = Number(scrubber.value);
+    const marks = direction > 0 ? data.turns.filter((n) => n > here) : data.turns.filter((n) => n < here).reverse();
+    return marks.length ? marks[0] : (direction > 0 ? data.total : 0);
+  }
   document.getElementById("step-back").addEventListener("click", () => go(Math.max(0, Number(scrubber.value) - 1)));
   document.getElementById("step-next").addEventListener("click", () => go(Number(scrubber.value) + 1));
   await go(0);
