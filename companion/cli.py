@@ -197,17 +197,19 @@ def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
     """Time the Sekigahara engine: per-action validate+apply, and a whole-game replay."""
     from companion.bench import bench_engine
 
-    figures = bench_engine(actions=actions, seed=seed)
-    if as_json:
-        click.echo(json.dumps(figures))
-        return
-    click.echo(f"validate+apply: median {figures['action_ms_p50']} ms, 95th percentile "
-               f"{figures['action_ms_p95']} ms over {figures['actions']} actions "
-               f"({figures['games']} games)")
-    click.echo(f"combat actions: median {figures['combat_action_ms_p50']} ms, 95th percentile "
-               f"{figures['combat_action_ms_p95']} ms over {figures['combat_actions']}")
-    click.echo(f"replay of a whole game ({figures['avg_actions_per_game']} actions on average): "
-               f"median {figures['replay_game_s']} s, slowest {figures['replay_game_s_max']} s")
+    f = bench_engine(actions=actions, seed=seed)
+    _report(f, as_json, [
+        f"validate+apply: median {f['action_ms_p50']} ms, 95th percentile "
+        f"{f['action_ms_p95']} ms over {f['actions']} actions ({f['games']} games)",
+        f"combat actions: median {f['combat_action_ms_p50']} ms, 95th percentile "
+        f"{f['combat_action_ms_p95']} ms over {f['combat_actions']}",
+        f"replay of a whole game ({f['avg_actions_per_game']} actions on average): "
+        f"median {f['replay_game_s']} s, slowest {f['replay_game_s_max']} s"])
+
+
+def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
+    """A benchmark's figures: one JSON object for scripts, or sentences for people."""
+    click.echo(json.dumps(figures) if as_json else "\n".join(lines))
 
 
 @main.command("sim")
@@ -249,16 +251,14 @@ def bench_record_command(appends: int, as_json: bool) -> None:
     """Time the event store: durable appends per second, load and replay of a long game."""
     from companion.bench import bench_record
 
-    figures = bench_record(appends=appends)
-    if as_json:
-        click.echo(json.dumps(figures))
-        return
-    click.echo(f"durable appends: {figures['appends_per_s']} per second "
-               f"({figures['appends']} appends, synchronous=FULL)")
-    click.echo(f"load and replay of a {figures['replay_actions']}-action "
-               f"{figures['replay_game']} game: {figures['replay_2000_s']} s")
-    click.echo(f"store, load and replay of a {figures['sekigahara_actions']}-action Sekigahara "
-               f"game: {figures['sekigahara_store_and_replay_s']} s")
+    f = bench_record(appends=appends)
+    _report(f, as_json, [
+        f"durable appends: {f['appends_per_s']} per second ({f['appends']} appends, "
+        "synchronous=FULL)",
+        f"load and replay of a {f['replay_actions']}-action {f['replay_game']} game: "
+        f"{f['replay_2000_s']} s",
+        f"store, load and replay of a {f['sekigahara_actions']}-action Sekigahara game: "
+        f"{f['sekigahara_store_and_replay_s']} s"])
 
 
 @bench.command("web")
@@ -269,13 +269,10 @@ def bench_web_command(clients: int, actions: int, as_json: bool) -> None:
     """Time live updates: from an action to every connected screen having the new view."""
     from companion.bench import bench_web
 
-    figures = bench_web(clients=clients, actions=actions)
-    if as_json:
-        click.echo(json.dumps(figures))
-        return
-    click.echo(f"{figures['clients']} clients, {figures['actions']} actions: update to every "
-               f"client median {figures['update_ms_p50']} ms, 95th percentile "
-               f"{figures['update_ms_p95']} ms")
+    f = bench_web(clients=clients, actions=actions)
+    _report(f, as_json, [
+        f"{f['clients']} clients, {f['actions']} actions: update to every client median "
+        f"{f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms"])
 
 
 def _repatch(files: list[Path], kit_path: str | None) -> None:
