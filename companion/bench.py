@@ -222,3 +222,47 @@ def _next_action(game: Game[Any], step: int) -> Action:
     action = game.rules.random_action(game.state, rng.choice(roles), rng)
     assert action is not None
     return action
+
+
+def bench_inputs(frames: int = 20_000) -> dict[str, Any]:
+    """RFID frames parsed per second; card decoding in the scan area against a whole frame."""
+    import io
+
+    import segno
+    from PIL import Image
+
+    from companion.inputs.barcode import CardArea, decode_codes
+    from companion.inputs.serial_readers import Rdm6300Parser
+
+    stream = b""
+    for n in range(frames):
+        data = bytes.fromhex(f"{0x0A000000 + n:010X}")
+        xor = 0
+        for byte in data:
+            xor ^= byte
+        stream += b"\x02" + data.hex().upper().encode() + f"{xor:02X}".encode() + b"\x03"
+    parser = Rdm6300Parser()
+    start = time.perf_counter()
+    scans = sum(1 for chunk in range(0, len(stream), 64)
+                for _ in parser.feed(stream[chunk:chunk + 64]))
+    serial_s = time.perf_counter() - start
+    assert scans == frames
+    out = io.BytesIO()
+    segno.make("CARD:T-maeda-special-2", error="m").save(out, kind="png", scale=6, border=4)
+    out.seek(0)
+    frame = Image.new("RGB", (4056, 3040), (90, 120, 80))  # a 12 MP still
+    frame.paste(Image.open(out).convert("RGB"), (3400, 2400))
+    area = CardArea(3300, 2300, 600, 600)
+    crop_ms = _median_ms(lambda: decode_codes(frame, area), 20)
+    full_ms = _median_ms(lambda: decode_codes(frame), 3)
+    return {"serial_frames_per_s": round(frames / serial_s), "zbar_crop_ms": crop_ms,
+            "zbar_full_ms": full_ms, "frame": "4056x3040"}
+
+
+def _median_ms(work: Any, times: int) -> float:
+    spent = []
+    for _ in range(times):
+        start = time.perf_counter()
+        assert work()
+        spent.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(spent), 2)

@@ -275,6 +275,19 @@ def bench_web_command(clients: int, actions: int, as_json: bool) -> None:
         f"{f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms"])
 
 
+@bench.command("inputs")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_inputs_command(as_json: bool) -> None:
+    """Time the inputs: RFID frames parsed per second, card decoding cropped vs whole frame."""
+    from companion.bench import bench_inputs
+
+    f = bench_inputs()
+    _report(f, as_json, [
+        f"serial: {f['serial_frames_per_s']} RDM6300 frames parsed per second",
+        f"card code in a {f['frame']} frame: {f['zbar_crop_ms']} ms in the scan area, "
+        f"{f['zbar_full_ms']} ms over the whole frame"])
+
+
 def _repatch(files: list[Path], kit_path: str | None) -> None:
     """Exit 1 if any record's outcome changes under today's rules (or no longer replays)."""
     changed = 0
@@ -474,4 +487,77 @@ def _open_store(db: Path | None) -> Store:
     except StoreError as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
+
+
+@main.command("print-card-labels")
+@click.argument("kit_name")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="labels.pdf",
+              show_default=True)
+@click.option("--width", "width_mm", default=50.0, show_default=True, help="Label width, mm.")
+@click.option("--height", "height_mm", default=20.0, show_default=True, help="Label height, mm.")
+def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: float) -> None:
+    """Write A4 label sheets: a QR code and the printed identity for every card of a kit."""
+    from companion.inputs.labels import write_card_labels
+    from companion.kits.sekigahara import SekigaharaKit
+
+    try:
+        loaded = load_kit(kit_name)
+    except KitError as exc:
+        click.echo(str(exc), err=True)
+        raise SystemExit(1) from None
+    if not isinstance(loaded, SekigaharaKit):
+        click.echo(f"error: {kit_name} has no cards", err=True)
+        raise SystemExit(1)
+    count = write_card_labels(loaded, out, width_mm=width_mm, height_mm=height_mm)
+    click.echo(f"{out}: {count} labels of {width_mm} x {height_mm} mm")
+
+
+@main.command("register")
+@click.argument("name")
+@click.option("--kit", "kit_name", default="sekigahara", show_default=True)
+@click.option("--entries", type=click.File("r"), default="-",
+              help="Lines 'block TAG SPEC' or 'card CODE [SPEC]' (default: standard input).")
+@click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False),
+              help="Where registries live (default: the user's data directory).")
+def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> None:
+    """Register a physical set: tags on blocks, codes on cards; resumable; checked at the end.
+
+    SPEC for a block: 'side clan strength|cav|arq|leader1|leader3 [set-up symbol]'; for a card
+    with an RFID sticker: 'side clan plain|special|double' or 'side loyalty' (a printed label
+    names its card itself). When the set matches the kit, its own kit is written beside the
+    registry and replaces the sample block manifest.
+    """
+    import platformdirs
+
+    from companion.inputs.registry import RegistrationError, Registry
+
+    base = folder or Path(platformdirs.user_data_dir("tabletop-companion")) / "sets"
+    registry = Registry.open(base / f"{name}.json", kit_name, name)
+    click.echo(f"{name}: {len(registry.blocks)} blocks and {len(registry.cards)} cards "
+               "registered so far")
+    for number, line in enumerate(entries, start=1):
+        words = line.split(maxsplit=2)
+        if not words or words[0].startswith("#"):
+            continue
+        try:
+            if words[0] == "block" and len(words) == 3:
+                registry.add_block(words[1], words[2])
+            elif words[0] == "card" and len(words) >= 2:
+                registry.add_card(words[1], words[2] if len(words) == 3 else None)
+            else:
+                raise RegistrationError("expected 'block TAG SPEC' or 'card CODE [SPEC]'")
+        except RegistrationError as exc:
+            click.echo(f"line {number}: {exc}", err=True)
+            continue
+        done = len(registry.blocks) + len(registry.cards)
+        if done % 25 == 0:
+            click.echo(f"  {len(registry.blocks)} blocks, {len(registry.cards)} cards")
+    problems = registry.problems()
+    if problems:
+        click.echo("the set does not match the kit yet:", err=True)
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+        raise SystemExit(1)
+    kit_dir = registry.write_kit(base / f"{name}-kit")
+    click.echo(f"{name}: complete; the set's kit is {kit_dir}")
 
