@@ -25,7 +25,7 @@ from companion.inputs.events import ButtonPressed, CardScanned, ReadProblem
 from companion.inputs.gpio import Pins, TableHardware
 from companion.inputs.labels import card_code, write_card_labels
 from companion.inputs.registry import RegistrationError, Registry
-from companion.inputs.scanner import WedgeParser
+from companion.inputs.scanner import WedgeParser, read_device
 from companion.inputs.serial_readers import LineParser, Rdm6300Parser, SerialReader
 from companion.kits import load_kit
 
@@ -181,6 +181,35 @@ def test_autorepeat_is_ignored_and_unknown_keys_are_reported():
     found = list(WedgeParser().feed(events))
     assert isinstance(found[0], ReadProblem) and "KEY_F5" in found[0].message
     assert found[1] == CardScanned("b", "scanner", found[1].at)
+
+
+class RecordedDevice:
+    """Stands in for the kernel's input device only (no /dev/input here): replays real evdev
+    InputEvent objects and records the exclusive grab."""
+
+    def __init__(self, keys):
+        from evdev.events import InputEvent
+
+        self.events = [InputEvent(0, n, kind, code, value)
+                       for n, (kind, code, value) in enumerate(keys)]
+        self.grabbed = []
+
+    def grab(self):
+        self.grabbed.append(True)
+
+    def ungrab(self):
+        self.grabbed.append(False)
+
+    def read_loop(self):
+        yield from self.events
+
+
+def test_a_scanner_device_is_grabbed_while_read():
+    device = RecordedDevice(typed("CARD:I-loyalty-1") + typed("CARD:T-ii"))
+    seen = []
+    read_device(device, WedgeParser(), seen.append)
+    assert [e.code for e in seen] == ["CARD:I-loyalty-1", "CARD:T-ii"]
+    assert device.grabbed == [True, False]  # grabbed exclusively, released at the end
 
 
 # --- the camera's card scan area --------------------------------------------------------------

@@ -10,12 +10,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from evdev import ecodes
 
 from companion.inputs.events import CardScanned, InputEvent, ReadProblem
 
-__all__ = ["LAYOUTS", "WedgeParser", "read_device"]
+__all__ = ["LAYOUTS", "WedgeParser", "open_device", "read_device"]
 
 _DIGITS = {getattr(ecodes, f"KEY_{d}"): d for d in "0123456789"}
 _LETTERS = {getattr(ecodes, f"KEY_{c}"): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
@@ -72,12 +73,15 @@ class WedgeParser:
             self._typed.append(char)
 
 
-def read_device(path: str, parser: WedgeParser,
-                emit: Callable[[InputEvent], None]) -> None:
-    """Read a scanner's input device with an exclusive grab until it disappears."""
+def open_device(path: str) -> Any:
+    """The scanner's evdev input device (`/dev/input/event*`, or a stable udev symlink)."""
     from evdev import InputDevice
 
-    device = InputDevice(path)
+    return InputDevice(path)
+
+
+def read_device(device: Any, parser: WedgeParser, emit: Callable[[InputEvent], None]) -> None:
+    """Read a scanner's input device with an exclusive grab until it disappears."""
     device.grab()  # the scans go to us only, never into another window
     try:
         for event in device.read_loop():
