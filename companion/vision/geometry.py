@@ -1,0 +1,102 @@
+"""Where things are on the table, in board millimetres: location circles, boxes and areas.
+
+The geometry of a game's table comes from its kit (location centres) and a calibration file
+(`calibration/<game>/board.yaml`: the board's size, the corner markers, the boxes and the
+off-board areas). Vision maps tags into these zones; it never learns what the zones mean.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["AMBIGUOUS", "CALIBRATION_DIR", "Geometry", "Zone"]
+
+CALIBRATION_DIR = Path(__file__).parents[2] / "calibration"
+AMBIGUOUS = "?"
+"""The zone of a tag between two zones, or outside all of them: never guessed."""
+
+
+@dataclass(frozen=True)
+class Zone:
+    id: str
+    name: str
+    center: tuple[float, float]
+    radius: float | None = None
+    rect: tuple[float, float, float, float] | None = None
+
+    def distance(self, x: float, y: float) -> float:
+        """0 inside a rectangle zone, else how far outside; distance to a circle's centre."""
+        if self.rect is not None:
+            left, top, w, h = self.rect
+            dx = max(left - x, 0.0, x - (left + w))
+            dy = max(top - y, 0.0, y - (top + h))
+            return math.hypot(dx, dy)
+        return math.hypot(x - self.center[0], y - self.center[1])
+
+    def contains(self, x: float, y: float) -> bool:
+        if self.rect is not None:
+            return self.distance(x, y) == 0.0
+        assert self.radius is not None
+        return self.distance(x, y) <= self.radius
+
+
+@dataclass(frozen=True)
+class Geometry:
+    game: str
+    board_mm: tuple[float, float]
+    tag_mm: float
+    corner_size_mm: float
+    corners: dict[int, tuple[float, float]]
+    zones: tuple[Zone, ...]
+
+    @classmethod
+    def load(cls, kit: Any, path: Path | None = None) -> Geometry:
+        """The table of `kit`'s game, from `calibration/<game>/board.yaml` by default."""
+        path = path or CALIBRATION_DIR / kit.game / "board.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        width, height = data["board_mm"]
+        radius = float(data["zone_radius_mm"])
+        zones = [Zone(loc.id, loc.name, (loc.xy[0] * width, loc.xy[1] * height), radius)
+                 for loc in kit.locations if loc.xy is not None]
+        for name, (x, y, w, h) in data.get("areas", {}).items():
+            zones.append(Zone(name, name.replace("_", " "), (x + w / 2, y + h / 2),
+                              rect=(x, y, w, h)))
+        corners = {int(k): (float(v[0]), float(v[1]))
+                   for k, v in data["corner_markers"]["ids"].items()}
+        return cls(data["game"], (width, height), float(data["tag_mm"]),
+                   float(data["corner_markers"]["size_mm"]), corners, tuple(zones))
+
+    def zone_of(self, x: float, y: float, margin: float = 4.0) -> str | None:
+        """The zone at board point (x, y): inside a box or area, else the nearest location
+        within its radius. AMBIGUOUS when two locations are within reach and the point is less
+        than `margin` mm nearer one than the other; None outside every zone."""
+        for zone in self.zones:
+            if zone.rect is not None and zone.contains(x, y):
+                return zone.id
+        near = sorted((z.distance(x, y), z.id) for z in self.zones
+                      if z.radius is not None and z.contains(x, y))
+        if not near:
+            return None
+        if len(near) > 1 and near[1][0] - near[0][0] < margin:
+            return AMBIGUOUS
+        return near[0][1]
+
+    def zone(self, zone_id: str) -> Zone:
+        return next(z for z in self.zones if z.id == zone_id)
+
+    @property
+    def extent(self) -> tuple[float, float, float, float]:
+        """The table area the camera must see: board, corner markers and side areas."""
+        xs = [0.0, self.board_mm[0]] + [c[0] for c in self.corners.values()]
+        ys = [0.0, self.board_mm[1]] + [c[1] for c in self.corners.values()]
+        for z in self.zones:
+            if z.rect:
+                xs += [z.rect[0], z.rect[0] + z.rect[2]]
+                ys += [z.rect[1], z.rect[1] + z.rect[3]]
+        pad = self.corner_size_mm
+        return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad

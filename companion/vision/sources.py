@@ -1,0 +1,131 @@
+"""Where frames come from, behind one small interface: `next_frame()` and a `status`.
+
+A camera that disappears or returns empty frames gives a clear status and is retried with
+backoff; an unreadable image file is reported and skipped. Nothing here crashes the referee.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+__all__ = ["CameraSource", "FrameSource", "ImageFolder", "PiCameraSource", "VideoFile"]
+
+log = logging.getLogger(__name__)
+
+
+class FrameSource:
+    status: str = "starting"
+
+    def next_frame(self) -> np.ndarray | None:
+        """The next frame, or None when there is none (see `status` for why)."""
+        raise RuntimeError(f"{type(self).__name__} reads no frames")
+
+
+@dataclass
+class ImageFolder(FrameSource):
+    """Still images (JPEG, PNG) in name order, e.g. a recorded session."""
+
+    folder: Path
+    _files: Iterator[Path] | None = None
+
+    def next_frame(self) -> np.ndarray | None:
+        if self._files is None:
+            self._files = iter(sorted(p for p in self.folder.iterdir()
+                                      if p.suffix.lower() in (".jpg", ".jpeg", ".png")))
+        for path in self._files:
+            frame = cv2.imread(str(path))
+            if frame is None:
+                self.status = f"unreadable image {path.name}: skipped"
+                log.warning("%s", self.status)
+                continue
+            self.status = f"image {path.name}"
+            return frame
+        self.status = "no more images"
+        return None
+
+
+@dataclass
+class VideoFile(FrameSource):
+    path: Path
+    _capture: cv2.VideoCapture | None = None
+
+    def next_frame(self) -> np.ndarray | None:
+        if self._capture is None:
+            self._capture = cv2.VideoCapture(str(self.path))
+            if not self._capture.isOpened():
+                self.status = f"cannot open video {self.path}"
+                return None
+        ok, frame = self._capture.read()
+        self.status = "playing" if ok else "end of video"
+        return frame if ok else None
+
+
+@dataclass
+class CameraSource(FrameSource):
+    """A USB camera through OpenCV; reopened with backoff when it fails or goes dark."""
+
+    index: int | str = 0
+    size: tuple[int, int] = (1920, 1080)
+    backoff: tuple[float, float] = (0.5, 10.0)
+    opener: Callable[..., Any] = cv2.VideoCapture
+    sleep: Callable[[float], None] = time.sleep
+    _capture: cv2.VideoCapture | None = None
+    _delay: float = field(default=0.0)
+
+    def next_frame(self) -> np.ndarray | None:
+        if self._capture is None or not self._capture.isOpened():
+            if self._delay:
+                self.sleep(self._delay)
+            self._capture = self.opener(self.index)
+            if not self._capture.isOpened():
+                self._failed(f"camera {self.index} not available")
+                return None
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        ok, frame = self._capture.read()
+        if not ok or frame is None or not frame.size:
+            self._capture.release()
+            self._capture = None
+            self._failed(f"camera {self.index} returned no frame")
+            return None
+        self.status, self._delay = "live", 0.0
+        return frame
+
+    def _failed(self, message: str) -> None:
+        self._delay = min(max(self._delay * 2, self.backoff[0]), self.backoff[1])
+        self.status = f"{message}; retrying in {self._delay:.1f} s"
+        log.warning("%s", self.status)
+
+
+@dataclass
+class PiCameraSource(FrameSource):
+    """The Raspberry Pi camera (picamera2, imported only on a Pi): full-resolution stills
+    from the main stream, a small stream for watching for motion."""
+
+    still_size: tuple[int, int] = (4056, 3040)
+    _camera: object | None = None
+
+    def next_frame(self) -> np.ndarray | None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            self.status = "picamera2 is not installed (it comes with Raspberry Pi OS)"
+            return None
+        if self._camera is None:
+            camera = Picamera2()
+            camera.configure(camera.create_still_configuration(
+                main={"size": self.still_size, "format": "BGR888"},
+                lores={"size": (640, 480)}))
+            camera.start()
+            self._camera = camera
+        frame = self._camera.capture_array("main")  # type: ignore[attr-defined]
+        self.status = "live"
+        return np.asarray(frame)

@@ -1,0 +1,298 @@
+"""A synthetic table: our own drawing of a game's board, blocks carrying tags, photographed.
+
+`render_board` draws the table from the kit's geometry (roads, location circles, names, boxes,
+corner markers; no publisher art) with tags at given board positions. `photograph` looks at it
+through a camera: perspective from a pose, lens distortion, defocus and motion blur, sensor
+noise, uneven light and glare, and a hand-shaped blob covering part of the board. Every frame
+comes with its ground truth: each tag's zone and whether the hand hides it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import Geometry
+
+__all__ = ["Camera", "Frame", "Look", "Scene", "Synth", "TagTruth", "place_stacks"]
+
+PX_PER_MM = 4.0
+"""Resolution of the drawn table (the camera then sees it at its own resolution)."""
+
+
+@dataclass(frozen=True)
+class TagTruth:
+    tag: int
+    zone: str
+    board: tuple[float, float]
+    visible: bool
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray
+    truth: tuple[TagTruth, ...]
+    hand: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """Tags at board positions (mm), and the zone each stands in."""
+
+    tags: dict[int, tuple[str, tuple[float, float]]]
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Where the camera looks from: the frame size and how the table's corners land in it."""
+
+    size: tuple[int, int]
+    tilt: tuple[float, float, float, float, float, float, float, float] = (0,) * 8
+    """Offsets of the table's four corners, as fractions of the frame (a camera pose)."""
+    k1: float = 0.0
+    """Radial lens distortion."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """What happens between the table and the sensor for one frame."""
+
+    defocus: float = 0.0
+    motion: int = 0
+    noise: float = 0.0
+    light: float = 0.0
+    glare: float = 0.0
+    hand: tuple[float, float, float] | None = None
+    """A hand: centre (fractions of the frame) and size (fraction of the frame's height)."""
+    seed: int = 0
+
+
+def place_stacks(geometry: Geometry, stacks: dict[str, int], first_tag: int = 10,
+                 spacing: float | None = None) -> Scene:
+    """Tags for `stacks` (zone -> how many blocks), laid out in a tight grid in each zone."""
+    step = spacing or geometry.tag_mm * 1.6  # a block's width: tags never touch
+    tags: dict[int, tuple[str, tuple[float, float]]] = {}
+    tag = first_tag
+    grid = sorted(((i - 3) * step, (j - 3) * step) for i in range(7) for j in range(7))
+    grid.sort(key=lambda d: (math.hypot(*d), d))
+    for zone_id, count in stacks.items():
+        zone = geometry.zone(zone_id)
+        spots = [(zone.center[0] + dx, zone.center[1] + dy) for dx, dy in grid]
+        spots = [p for p in spots if geometry.zone_of(*p, margin=8.0) == zone_id]
+        if len(spots) < count:
+            raise ValueError(f"{count} blocks do not fit in {zone_id}")
+        for where in spots[:count]:  # nearest the centre first, never nearer another zone
+            tags[tag] = (zone_id, where)
+            tag += 1
+    return Scene(tags)
+
+
+@dataclass
+class Synth:
+    """Draws one game's table once; photographs it with any scene, camera and look."""
+
+    geometry: Geometry
+    kit: object
+    dictionary: int = cv2.aruco.DICT_APRILTAG_36h11
+    _base: np.ndarray | None = field(default=None, repr=False)
+    _markers: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
+    _last: tuple[object, np.ndarray] | None = field(default=None, repr=False)
+
+    def _to_px(self, x: float, y: float) -> tuple[int, int]:
+        left, top, _, _ = self.geometry.extent
+        return round((x - left) * PX_PER_MM), round((y - top) * PX_PER_MM)
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        left, top, right, bottom = self.geometry.extent
+        return round((right - left) * PX_PER_MM), round((bottom - top) * PX_PER_MM)
+
+    def board(self) -> np.ndarray:
+        """The empty table: board, roads, locations, names, boxes, areas, corner markers."""
+        if self._base is not None:
+            return self._base.copy()
+        width, height = self.canvas_size
+        image = np.full((height, width, 3), (88, 120, 150), np.uint8)  # the table top
+        g = self.geometry
+        cv2.rectangle(image, self._to_px(0, 0), self._to_px(*g.board_mm), (200, 228, 236), -1)
+        where = {z.id: z for z in g.zones}
+        for road in getattr(self.kit, "roads", ()):
+            thick = 10 if getattr(road, "kind", "") == "highway" else 4
+            cv2.line(image, self._to_px(*where[road.a].center), self._to_px(*where[road.b].center),
+                     (60, 90, 120), thick, cv2.LINE_AA)
+        for zone in g.zones:
+            if zone.rect is not None:
+                x, y, w, h = zone.rect
+                cv2.rectangle(image, self._to_px(x, y), self._to_px(x + w, y + h),
+                              (230, 230, 230), -1)
+                cv2.rectangle(image, self._to_px(x, y), self._to_px(x + w, y + h),
+                              (40, 40, 40), 3)
+                continue
+            cv2.circle(image, self._to_px(*zone.center), round(14 * PX_PER_MM), (245, 245, 245),
+                       -1, cv2.LINE_AA)
+            cv2.circle(image, self._to_px(*zone.center), round(14 * PX_PER_MM), (50, 50, 50), 3,
+                       cv2.LINE_AA)
+            x, y = self._to_px(zone.center[0] - 14, zone.center[1] + 22)
+            cv2.putText(image, zone.name, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (30, 30, 30), 2,
+                        cv2.LINE_AA)
+        for marker, (x, y) in g.corners.items():
+            self._stamp(image, marker, (x, y), g.corner_size_mm, border=(255, 255, 255))
+        self._base = image
+        return image.copy()
+
+    def _stamp(self, image: np.ndarray, tag: int, center: tuple[float, float], size_mm: float,
+               border: tuple[int, int, int]) -> None:
+        """A tag with a white quiet zone, on a block (or a card) of colour `border`."""
+        px = max(10, round(size_mm * PX_PER_MM))
+        key = (tag, px)
+        if key not in self._markers:
+            marker = cv2.aruco.generateImageMarker(
+                cv2.aruco.getPredefinedDictionary(self.dictionary), tag, px)
+            self._markers[key] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
+        quiet = round(px * 0.2)
+        x, y = self._to_px(*center)
+        x0, y0 = x - px // 2, y - px // 2
+        cv2.rectangle(image, (x0 - quiet - 4, y0 - quiet - 4),
+                      (x0 + px + quiet + 4, y0 + px + quiet + 4), border, -1)
+        cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + px + quiet, y0 + px + quiet),
+                      (255, 255, 255), -1)
+        image[y0:y0 + px, x0:x0 + px] = self._markers[key]
+
+    def table(self, scene: Scene) -> np.ndarray:
+        image = self.board()
+        for tag, (_, where) in scene.tags.items():
+            self._stamp(image, tag, where, self.geometry.tag_mm, border=(20, 140, 200)
+                        if tag % 2 else (30, 30, 30))
+        return image
+
+    def homography(self, camera: Camera) -> np.ndarray:
+        """Table canvas pixels -> frame pixels for this camera pose."""
+        width, height = self.canvas_size
+        fw, fh = camera.size
+        scale = 0.9 * min(fw / width, fh / height)
+        ox, oy = (fw - width * scale) / 2, (fh - height * scale) / 2
+        src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        dst = src * scale + np.array([ox, oy], np.float32)
+        dst += np.array(camera.tilt, np.float32).reshape(4, 2) * np.array([fw, fh], np.float32)
+        return cv2.getPerspectiveTransform(src, dst)
+
+    def photograph(self, scene: Scene, camera: Camera, look: Look = Look()) -> Frame:
+        matrix = self.homography(camera)
+        key = (scene, camera)
+        if self._last is not None and self._last[0] == key:  # the same table, another moment
+            image = self._last[1].copy()
+        else:
+            image = cv2.warpPerspective(self.table(scene), matrix, camera.size,
+                                        flags=cv2.INTER_LINEAR, borderValue=(40, 60, 70))
+            if camera.k1:
+                image = _distort(image, camera.k1)
+            self._last = (key, image.copy())
+        rng = np.random.default_rng(look.seed)
+        hand_mask = _hand(image, look, rng) if look.hand else None
+        image = _optics(image, look, rng)
+        truth = tuple(self._truth(scene, matrix, camera, hand_mask))
+        return Frame(image, truth, hand_mask is not None)
+
+    def _truth(self, scene: Scene, matrix: np.ndarray, camera: Camera,
+               hand: np.ndarray | None) -> list[TagTruth]:
+        found = []
+        for tag, (zone, where) in sorted(scene.tags.items()):
+            half = self.geometry.tag_mm / 2
+            corners = [self._to_px(where[0] + dx, where[1] + dy)
+                       for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))]
+            points = cv2.perspectiveTransform(np.array([corners], np.float32), matrix)[0]
+            if camera.k1:
+                points = _distort_points(points, camera.k1, camera.size)
+            visible = True
+            if hand is not None:
+                h, w = hand.shape
+                for x, y in points:
+                    if 0 <= int(x) < w and 0 <= int(y) < h and hand[int(y), int(x)]:
+                        visible = False
+            found.append(TagTruth(tag, zone, where, visible))
+        return found
+
+
+def _distort(image: np.ndarray, k1: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    ys, xs = np.indices((h, w), dtype=np.float32)
+    cx, cy, f = w / 2, h / 2, max(w, h)
+    nx, ny = (xs - cx) / f, (ys - cy) / f
+    r2 = nx * nx + ny * ny
+    factor = 1 + k1 * r2  # a barrel lens shows the point at r*factor where r should be
+    return cv2.remap(image, (nx * factor * f + cx).astype(np.float32),
+                     (ny * factor * f + cy).astype(np.float32), cv2.INTER_LINEAR,
+                     borderValue=(40, 60, 70))
+
+
+def _distort_points(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Where `points` of the undistorted frame land in the distorted one (inverse of _distort)."""
+    w, h = size
+    cx, cy, f = w / 2, h / 2, max(w, h)
+    out = []
+    for x, y in points:
+        nx, ny = (x - cx) / f, (y - cy) / f
+        ux, uy = nx, ny
+        for _ in range(10):  # solve u * (1 + k1 |u|^2) = n
+            factor = 1 + k1 * (ux * ux + uy * uy)
+            ux, uy = nx / factor, ny / factor
+        out.append((ux * f + cx, uy * f + cy))
+    return np.array(out, np.float32)
+
+
+def _hand(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
+    """A hand-shaped blob (palm and fingers) in skin tones; returns its mask."""
+    assert look.hand is not None
+    h, w = image.shape[:2]
+    cx, cy, size = look.hand[0] * w, look.hand[1] * h, look.hand[2] * h
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(mask, (round(cx), round(cy)), (round(size * 0.45), round(size * 0.55)),
+                float(rng.uniform(-30, 30)), 0, 360, 255, -1)
+    for finger in range(4):
+        angle = math.radians(-60 + finger * 25 + float(rng.uniform(-5, 5)))
+        tip = (round(cx + math.sin(angle) * size * 1.1), round(cy - math.cos(angle) * size * 1.1))
+        cv2.line(mask, (round(cx), round(cy)), tip, 255, max(3, round(size * 0.16)))
+    cv2.line(mask, (round(cx), round(cy)), (round(cx + size), round(cy + size * 1.5)), 255,
+             max(3, round(size * 0.6)))  # the arm, out of the frame
+    skin = np.array([120, 145, 210], np.float32) * float(rng.uniform(0.8, 1.1))
+    image[mask > 0] = np.clip(skin, 0, 255).astype(np.uint8)
+    return mask > 0
+
+
+def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
+    h, w = image.shape[:2]
+    result: np.ndarray = image.astype(np.float32)
+    if look.light:  # uneven light: brighter on one side
+        ramp = np.linspace(1 - look.light, 1 + look.light * 0.3, w, dtype=np.float32)
+        result *= ramp[None, :, None]
+    if look.glare:  # drawn small and enlarged: a soft highlight needs no detail
+        small = np.zeros((h // 8, w // 8), np.float32)
+        cv2.ellipse(small, (int(rng.integers(w // 32, 3 * w // 32)),
+                            int(rng.integers(h // 32, 3 * h // 32))),
+                    (w // 80, h // 112), 0, 0, 360, 1.0, -1)
+        small = cv2.GaussianBlur(small, (0, 0), w / 320)
+        glow = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        result += glow[:, :, None] * 255 * look.glare
+    if look.defocus:
+        result = cv2.GaussianBlur(result, (0, 0), look.defocus)
+    if look.motion:
+        kernel = np.zeros((look.motion, look.motion), np.float32)
+        kernel[look.motion // 2, :] = 1.0 / look.motion
+        result = cv2.filter2D(result, -1, kernel)
+    if look.noise:
+        noise = np.empty(result.shape, np.float32)
+        cv2.setRNGSeed(int(rng.integers(1 << 30)))
+        cv2.randn(noise, np.zeros(3), np.full(3, look.noise))
+        result += noise
+    return np.clip(result, 0, 255).astype(np.uint8)
+
+
+def random_camera(rng: random.Random, size: tuple[int, int], tilt: float = 0.06,
+                  k1: float = 0.05) -> Camera:
+    """A camera pose: the table's corners moved by up to `tilt` of the frame, some barrel."""
+    return Camera(size, tuple(rng.uniform(-tilt, tilt) for _ in range(8)),  # type: ignore[arg-type]
+                  rng.uniform(0, k1))

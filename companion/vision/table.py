@@ -1,0 +1,202 @@
+"""From a frame to a table snapshot: board calibration, zone mapping, and the stable tracker.
+
+Calibration: the board's pose comes from the corner markers (four ids reserved for them, each
+corner of each marker a correspondence), re-estimated on every frame they are seen in and kept
+when a hand covers one. Zone mapping: each tag's centre goes to board millimetres and to the
+zone there; between two zones or outside all of them it is ambiguous, never guessed. The
+tracker trusts only still frames: a snapshot becomes stable after N agreeing frames, a tag
+missing for a frame or two is not a move, and the output is the diff between stable snapshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.detect import TagDetector, TagRead
+from companion.vision.geometry import AMBIGUOUS, Geometry
+
+__all__ = [
+    "BoardNotFound", "Calibration", "Reading", "StableTracker", "TableDiff", "TableReader",
+    "TableSnapshot", "calibrate",
+]
+
+
+class BoardNotFound(Exception):
+    """Too few corner markers are visible to place the board, and no earlier calibration."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Frame pixels <-> board millimetres."""
+
+    to_board: np.ndarray
+    corners_seen: int
+    error_mm: float
+
+    def board_point(self, x: float, y: float) -> tuple[float, float]:
+        point = cv2.perspectiveTransform(np.array([[[x, y]]], np.float32), self.to_board)[0][0]
+        return float(point[0]), float(point[1])
+
+    def frame_point(self, x: float, y: float) -> tuple[float, float]:
+        inverse = np.linalg.inv(self.to_board)
+        point = cv2.perspectiveTransform(np.array([[[x, y]]], np.float32), inverse)[0][0]
+        return float(point[0]), float(point[1])
+
+
+def calibrate(geometry: Geometry, reads: list[TagRead], minimum: int = 3) -> Calibration:
+    """The board's pose from the corner markers among `reads` (at least `minimum` of them)."""
+    frame_pts, board_pts = [], []
+    half = geometry.corner_size_mm / 2
+    for read in reads:
+        if read.id in geometry.corners:
+            cx, cy = geometry.corners[read.id]
+            board_pts += [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
+                          (cx - half, cy + half)]
+            frame_pts += [tuple(p) for p in read.corners]
+    seen = len(frame_pts) // 4
+    if seen < minimum:
+        raise BoardNotFound(f"{seen} of {len(geometry.corners)} corner markers visible; "
+                            f"{minimum} are needed to place the board")
+    src, dst = np.array(frame_pts, np.float32), np.array(board_pts, np.float32)
+    matrix, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+    if matrix is None:
+        raise BoardNotFound("the corner markers do not fit one board")
+    mapped = cv2.perspectiveTransform(src.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+    error = float(np.abs(mapped - dst).max())
+    return Calibration(matrix, seen, error)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One frame's tags: tag -> zone (or AMBIGUOUS), those outside every zone, unknown ids."""
+
+    zones: Mapping[int, str]
+    outside: tuple[int, ...]
+    unknown: tuple[int, ...]
+    board_found: bool
+    moving: bool
+
+
+@dataclass
+class TableReader:
+    geometry: Geometry
+    detector: TagDetector = field(default_factory=TagDetector)
+    known_tags: frozenset[int] | None = None
+    """The registered tags: any other id read is reported, never placed."""
+    calibration: Calibration | None = None
+    motion_threshold: float = 0.02
+    skin_threshold: float = 0.004
+    _previous: np.ndarray | None = None
+
+    def read(self, frame: np.ndarray) -> Reading:
+        moving = self._motion(frame) or self._hand(frame)
+        reads = self.detector.detect(frame)
+        try:
+            self.calibration = calibrate(self.geometry, reads)
+        except BoardNotFound:
+            if self.calibration is None:
+                return Reading({}, (), (), False, moving)
+        assert self.calibration is not None
+        zones: dict[int, str] = {}
+        outside, unknown = [], []
+        for read in reads:
+            if read.id in self.geometry.corners:
+                continue
+            if self.known_tags is not None and read.id not in self.known_tags:
+                unknown.append(read.id)
+                continue
+            where = self.geometry.zone_of(*self.calibration.board_point(*read.center))
+            if where is None:
+                outside.append(read.id)
+            else:
+                zones[read.id] = where
+        return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving)
+
+    def _hand(self, frame: np.ndarray) -> bool:
+        """A hand resting over the table: a patch of skin tones (hue 0-22 degrees, some
+        saturation) in a reduced frame. Moving hands are caught by `_motion` as well."""
+        if frame.ndim != 3:
+            return False
+        small = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        skin = cv2.inRange(hsv, (0, 60, 80), (11, 190, 255))
+        return bool((skin > 0).mean() > self.skin_threshold)
+
+    def _motion(self, frame: np.ndarray) -> bool:
+        """Hands over the board: a large share of a reduced frame changed since the last."""
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        small = cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA).astype(np.int16)
+        previous, self._previous = self._previous, small
+        if previous is None:
+            return False
+        changed = np.abs(small - previous) > 25
+        return bool(changed.mean() > self.motion_threshold)
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    zones: Mapping[int, str]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class TableDiff:
+    moved: Mapping[int, tuple[str, str]]
+    appeared: Mapping[int, str]
+    disappeared: Mapping[int, str]
+
+    def __bool__(self) -> bool:
+        return bool(self.moved or self.appeared or self.disappeared)
+
+
+@dataclass
+class StableTracker:
+    """Stable snapshots from readings; diffs between consecutive stable snapshots."""
+
+    agree: int = 3
+    """Still frames that must agree before a snapshot is stable."""
+    grace: int = 2
+    """Frames a tag may go unseen without being taken as gone."""
+    stable: TableSnapshot | None = None
+    _history: list[dict[int, str]] = field(default_factory=list)
+    _missing: dict[int, int] = field(default_factory=dict)
+
+    def feed(self, reading: Reading) -> TableDiff | None:
+        """A diff when a new stable snapshot differs from the last; None otherwise."""
+        if reading.moving or not reading.board_found:
+            self._history.clear()  # hands over the board: nothing is trusted
+            return None
+        zones = self._with_grace(dict(reading.zones))
+        if AMBIGUOUS in zones.values():
+            self._history.clear()
+            return None
+        self._history = [*self._history[-(self.agree - 1):], zones]
+        if len(self._history) < self.agree or any(h != zones for h in self._history):
+            return None
+        previous = self.stable
+        self.stable = TableSnapshot(zones, 1.0)
+        if previous is None or previous.zones == zones:
+            return None if previous is not None else TableDiff({}, zones, {})
+        return _diff(previous.zones, zones)
+
+    def _with_grace(self, zones: dict[int, str]) -> dict[int, str]:
+        if self.stable is None:
+            return zones
+        for tag, where in self.stable.zones.items():
+            if tag in zones:
+                self._missing.pop(tag, None)
+            elif self._missing.get(tag, 0) < self.grace:
+                self._missing[tag] = self._missing.get(tag, 0) + 1
+                zones[tag] = where  # flickered out for a frame: still there
+        return zones
+
+
+def _diff(before: Mapping[int, str], after: Mapping[int, str]) -> TableDiff:
+    moved = {t: (before[t], after[t]) for t in before if t in after and before[t] != after[t]}
+    appeared = {t: z for t, z in after.items() if t not in before}
+    gone = {t: z for t, z in before.items() if t not in after}
+    return TableDiff(moved, appeared, gone)

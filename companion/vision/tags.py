@@ -1,0 +1,53 @@
+"""Printable tag sheets at exact physical size, with cut marks; ids only in the margin."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+from fpdf import FPDF
+
+__all__ = ["write_tag_sheet"]
+
+
+def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: float = 6,
+                    dictionary: int = cv2.aruco.DICT_APRILTAG_36h11) -> int:
+    """A4 sheets of tags `size_mm` wide (the black square), each with a white quiet zone and
+    cut marks; each tag's id is printed in the sheet margin beside its row, never on the tag,
+    so a stuck tag tells a person nothing. Returns the number of tags."""
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_font("helvetica", size=6)
+    quiet = size_mm * 0.25
+    cell = size_mm + 2 * quiet + gap_mm
+    margin = 18.0
+    columns = int((210 - 2 * margin) // cell)
+    rows = int((297 - 2 * margin) // cell)
+    chosen = list(ids)
+    bank = cv2.aruco.getPredefinedDictionary(dictionary)
+    for index, tag in enumerate(chosen):
+        if index % (columns * rows) == 0:
+            pdf.add_page()
+        slot = index % (columns * rows)
+        x = margin + (slot % columns) * cell + quiet
+        y = margin + (slot // columns) * cell + quiet
+        image = cv2.aruco.generateImageMarker(bank, tag, 200)
+        ok, png = cv2.imencode(".png", image)
+        assert ok
+        pdf.image(io.BytesIO(png.tobytes()), x=x, y=y, w=size_mm, h=size_mm)
+        _cut_marks(pdf, x - quiet, y - quiet, size_mm + 2 * quiet)
+        if slot % columns == 0:  # the row's ids, left to right, in the margin
+            row = chosen[index:index + columns]
+            pdf.set_xy(1, y)
+            pdf.multi_cell(margin - 3, 2.4, "\n".join(str(t) for t in row), align="R")
+    pdf.output(str(path))
+    return len(chosen)
+
+
+def _cut_marks(pdf: FPDF, x: float, y: float, side: float) -> None:
+    mark = 1.5
+    for cx, cy in ((x, y), (x + side, y), (x, y + side), (x + side, y + side)):
+        pdf.line(cx - mark, cy, cx + mark, cy)
+        pdf.line(cx, cy - mark, cx, cy + mark)
