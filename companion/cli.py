@@ -288,6 +288,27 @@ def bench_inputs_command(as_json: bool) -> None:
         f"{f['zbar_full_ms']} ms over the whole frame"])
 
 
+@bench.command("vision")
+@click.option("--frames", default=40, show_default=True, help="12 MP frames in the corpus.")
+@click.option("--sequences", default=4, show_default=True, help="Hand-occlusion sequences.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_vision_command(frames: int, sequences: int, seed: int, as_json: bool) -> None:
+    """Time and score the vision pipeline on a seeded synthetic corpus."""
+    from companion.vision.bench import bench_vision
+
+    f = bench_vision(frames=frames, sequences=sequences, seed=seed)
+    _report(f, as_json, [
+        f"12 MP: pipeline median {f['pipeline_ms_p50_12mp']} ms "
+        f"(95th {f['pipeline_ms_p95_12mp']}), "
+        f"plain full-resolution ArUco {f['plain_aruco_ms_p50_12mp']} ms: "
+        f"{f['speedup_12mp']}x; recall {f['zone_recall']} vs {f['plain_zone_recall']}",
+        f"1920x1080: {f['fps_1080p']} frames/s through the pipeline",
+        f"accuracy over {f['visible_tags']} visible tags: zone recall {f['zone_recall']}, "
+        f"wrong zones {f['wrong_zones']}, ambiguous {f['ambiguous']}, wrong ids {f['wrong_ids']}",
+        f"hand-occlusion sequences: {f['spurious_diffs']} spurious diffs"])
+
+
 def _repatch(files: list[Path], kit_path: str | None) -> None:
     """Exit 1 if any record's outcome changes under today's rules (or no longer replays)."""
     changed = 0
@@ -560,4 +581,70 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
         raise SystemExit(1)
     kit_dir = registry.write_kit(base / f"{name}-kit")
     click.echo(f"{name}: complete; the set's kit is {kit_dir}")
+
+
+@main.command("calibrate")
+@click.option("--game", default="sekigahara", show_default=True)
+@click.option("--source", type=click.Choice(["synthetic", "camera", "image"]),
+              default="camera", show_default=True)
+@click.option("--image", "image_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="The photograph to calibrate from, with --source image.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Where to save (default: calibration/GAME/).")
+def calibrate_command(game: str, source: str, image_path: Path | None,
+                      out: Path | None) -> None:
+    """Place the board from its corner markers; save it and an overlay to check by eye."""
+    import random
+
+    import cv2
+
+    from companion.vision.corpus import random_scene
+    from companion.vision.geometry import CALIBRATION_DIR, Geometry
+    from companion.vision.overlay import calibrate_frame
+    from companion.vision.sources import CameraSource
+    from companion.vision.synth import Synth, random_camera
+    from companion.vision.table import BoardNotFound
+
+    kit = load_kit(game)
+    geometry = Geometry.load(kit)
+    frame: Any = None
+    if source == "synthetic":
+        synth = Synth(geometry, kit)
+        rng = random.Random(1)
+        frame = synth.photograph(random_scene(geometry, rng),
+                                 random_camera(rng, (4056, 3040))).image
+    elif source == "image":
+        frame = cv2.imread(str(image_path)) if image_path else None
+    else:
+        frame = CameraSource().next_frame()
+    if frame is None:
+        click.echo(f"error: no frame from the {source} source", err=True)
+        raise SystemExit(1)
+    target = out or CALIBRATION_DIR / game
+    try:
+        result = calibrate_frame(geometry, frame, target)
+    except BoardNotFound as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(f"{result.corners_seen} corner markers, fit within {result.error_mm:.2f} mm; "
+               f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
+
+
+@main.command("print-tags")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="tags.pdf",
+              show_default=True)
+@click.option("--first", default=10, show_default=True, help="First block tag id.")
+@click.option("--count", default=96, show_default=True, help="How many block tags.")
+@click.option("--size", "size_mm", default=14.0, show_default=True, help="Tag size, mm.")
+@click.option("--corners", is_flag=True, help="Also a sheet of the four board corner markers.")
+def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool) -> None:
+    """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing)."""
+    from companion.vision.tags import write_tag_sheet
+
+    written = write_tag_sheet(out, range(first, first + count), size_mm)
+    click.echo(f"{out}: {written} tags of {size_mm} mm")
+    if corners:
+        corner_out = out.with_name(out.stem + "-corners.pdf")
+        write_tag_sheet(corner_out, range(4), 40.0)
+        click.echo(f"{corner_out}: the 4 board corner markers, 40 mm")
 

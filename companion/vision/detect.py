@@ -78,7 +78,7 @@ class TagDetector:
         scale = min(1.0, self.config.max_side / max(grey.shape))
         if scale >= 1.0:
             return self.detect_plain(grey)
-        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         corners, ids, _ = self._detector.detectMarkers(small)
         if ids is None:
             return []
@@ -103,7 +103,7 @@ class TagDetector:
 
     def _quality(self, grey: np.ndarray, quad: np.ndarray, tag: int) -> tuple[int, float]:
         """Hamming distance of the bits read to the id's code, and the decision margin."""
-        cell = 6
+        cell = 4
         side = self._cells * cell
         target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
         warp = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(quad, target),

@@ -288,7 +288,8 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         cv2.setRNGSeed(int(rng.integers(1 << 30)))
         cv2.randn(noise, np.zeros(3), np.full(3, look.noise))
         result += noise
-    return np.clip(result, 0, 255).astype(np.uint8)
+    clipped: np.ndarray = np.clip(result, 0, 255).astype(np.uint8)
+    return clipped
 
 
 def random_camera(rng: random.Random, size: tuple[int, int], tilt: float = 0.06,

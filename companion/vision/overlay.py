@@ -1,0 +1,56 @@
+"""`companion calibrate`: place the board from its corner markers, save the result, and draw
+an overlay (tags found, zone outlines, names) that a person can check by eye."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from companion.vision.detect import TagDetector, TagRead
+from companion.vision.geometry import Geometry
+from companion.vision.table import Calibration, calibrate
+
+__all__ = ["calibrate_frame", "draw_overlay"]
+
+
+def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
+                    detector: TagDetector | None = None) -> Calibration:
+    """Calibrate from one frame; write `camera.yaml` and `overlay.png` into `out`."""
+    reads = (detector or TagDetector()).detect(frame)
+    calibration = calibrate(geometry, reads)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "camera.yaml").write_text(yaml.safe_dump({
+        "frame": [int(frame.shape[1]), int(frame.shape[0])],
+        "board_from_frame": calibration.to_board.tolist(),
+        "corner_markers_seen": calibration.corners_seen,
+        "fit_error_mm": round(calibration.error_mm, 3),
+    }, sort_keys=False))
+    cv2.imwrite(str(out / "overlay.png"), draw_overlay(geometry, frame, calibration, reads))
+    return calibration
+
+
+def draw_overlay(geometry: Geometry, frame: np.ndarray, calibration: Calibration,
+                 reads: list[TagRead]) -> np.ndarray:
+    image = frame.copy()
+    thick = max(2, frame.shape[1] // 800)
+    for zone in geometry.zones:
+        if zone.rect is not None:
+            x, y, w, h = zone.rect
+            outline = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        else:
+            assert zone.radius is not None
+            outline = [(zone.center[0] + zone.radius * np.cos(a),
+                        zone.center[1] + zone.radius * np.sin(a))
+                       for a in np.linspace(0, 2 * np.pi, 36)]
+        points = np.array([calibration.frame_point(px, py) for px, py in outline], np.int32)
+        cv2.polylines(image, [points], True, (255, 120, 0), thick, cv2.LINE_AA)
+        cx, cy = calibration.frame_point(*zone.center)
+        cv2.putText(image, zone.id, (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX,
+                    thick * 0.4, (255, 60, 0), thick, cv2.LINE_AA)
+    for read in reads:
+        colour = (0, 200, 0) if read.id not in geometry.corners else (0, 0, 255)
+        cv2.polylines(image, [read.corners.astype(np.int32)], True, colour, thick, cv2.LINE_AA)
+    return image

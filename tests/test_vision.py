@@ -1,0 +1,194 @@
+"""The vision pipeline on synthetic tables: detection under each perturbation, calibration at
+several poses, zone mapping, the stable tracker, bad inputs, sources, tag sheets (5)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import main
+from companion.kits import load_kit
+from companion.vision.corpus import random_scene, sequences
+from companion.vision.detect import TagDetector
+from companion.vision.geometry import AMBIGUOUS, Geometry
+from companion.vision.sources import CameraSource, ImageFolder
+from companion.vision.synth import Camera, Look, Synth, place_stacks, random_camera
+from companion.vision.table import (
+    BoardNotFound,
+    Reading,
+    StableTracker,
+    TableReader,
+    calibrate,
+)
+
+KIT = load_kit("sekigahara")
+GEOMETRY = Geometry.load(KIT)
+SYNTH = Synth(GEOMETRY, KIT)
+SIZE = (4056, 3040)
+SCENE = place_stacks(GEOMETRY, {"kyoto": 3, "osaka": 4, "edo": 2, "kiso": 1, "gifu": 3,
+                                "ishida_recruitment": 4, "tokugawa_recruitment": 3,
+                                "mori_box": 2, "eliminated": 2})
+CAMERA = random_camera(random.Random(7), SIZE)
+
+
+def recall(frame, reader=None) -> tuple[float, int]:
+    reading = (reader or TableReader(GEOMETRY)).read(frame.image)
+    truth = {t.tag: t for t in frame.truth if t.visible}
+    right = sum(reading.zones.get(tag) == fact.zone for tag, fact in truth.items())
+    wrong_ids = sum(1 for tag in reading.zones if tag not in {t.tag for t in frame.truth})
+    return right / len(truth), wrong_ids
+
+
+def test_zones_nearest_location_ambiguous_between_outside_none():
+    kyoto = GEOMETRY.zone("kyoto")
+    assert GEOMETRY.zone_of(*kyoto.center) == "kyoto"
+    minakuchi, kuwana = GEOMETRY.zone("minakuchi"), GEOMETRY.zone("kuwana")
+    middle = ((minakuchi.center[0] + kuwana.center[0]) / 2,
+              (minakuchi.center[1] + kuwana.center[1]) / 2)
+    assert GEOMETRY.zone_of(*middle) == AMBIGUOUS  # between two: never guessed
+    assert GEOMETRY.zone_of(430, 30) is None  # open map, far from every location
+    x, y, w, h = GEOMETRY.zone("card_scan").rect
+    assert GEOMETRY.zone_of(x + w / 2, y + h / 2) == "card_scan"
+
+
+def test_a_clean_table_is_read_completely_and_exactly():
+    frame = SYNTH.photograph(SCENE, Camera(SIZE))
+    reads = TagDetector().detect(frame.image)
+    assert {r.id for r in reads} == set(SCENE.tags) | set(GEOMETRY.corners)
+    assert all(r.hamming == 0 and r.margin > 0.5 for r in reads)
+    assert recall(frame) == (1.0, 0)
+
+
+@pytest.mark.parametrize("look", [
+    Look(defocus=1.2), Look(motion=5), Look(noise=6), Look(light=0.4), Look(glare=0.4),
+], ids=["defocus", "motion", "noise", "light", "glare"])
+def test_each_perturbation_keeps_the_tags_in_their_zones(look):
+    assert recall(SYNTH.photograph(SCENE, CAMERA, look)) == (1.0, 0)
+
+
+def test_lens_distortion_and_steep_poses_keep_the_tags_in_their_zones():
+    for seed, tilt in ((1, 0.06), (2, 0.09), (3, 0.12)):
+        camera = random_camera(random.Random(seed), SIZE, tilt=tilt, k1=0.06)
+        score, wrong = recall(SYNTH.photograph(SCENE, camera, Look(noise=3, seed=seed)))
+        assert score >= 0.95 and wrong == 0, (seed, tilt, score)
+
+
+def test_calibration_from_corner_markers_places_the_board_at_several_poses():
+    for seed in range(4):
+        camera = random_camera(random.Random(seed), SIZE, tilt=0.08, k1=0.0)
+        frame = SYNTH.photograph(SCENE, camera)
+        calibration = calibrate(GEOMETRY, TagDetector().detect(frame.image))
+        assert calibration.corners_seen == 4 and calibration.error_mm < 1.0
+        reads = {r.id: r for r in TagDetector().detect(frame.image)}
+        placed = [fact for fact in frame.truth if fact.tag in reads]
+        assert len(placed) >= 0.95 * len(frame.truth)
+        for fact in placed:
+            x, y = calibration.board_point(*reads[fact.tag].center)
+            assert abs(x - fact.board[0]) < 2.0 and abs(y - fact.board[1]) < 2.0
+
+
+def test_a_hand_hides_tags_and_the_frame_is_not_trusted():
+    frame = SYNTH.photograph(SCENE, CAMERA, Look(hand=(0.3, 0.45, 0.18), seed=3))
+    assert any(not t.visible for t in frame.truth)
+    assert TableReader(GEOMETRY).read(frame.image).moving  # a hand at rest is still a hand
+
+
+def test_no_board_visible_and_a_covered_corner():
+    blank = np.full((1080, 1920, 3), 90, np.uint8)
+    assert TableReader(GEOMETRY).read(blank).board_found is False
+    with pytest.raises(BoardNotFound, match="0 of 4 corner markers"):
+        calibrate(GEOMETRY, [])
+    frame = SYNTH.photograph(SCENE, Camera(SIZE), Look(hand=(0.23, 0.2, 0.1), seed=1))
+    reads = TagDetector().detect(frame.image)
+    assert len([r for r in reads if r.id in GEOMETRY.corners]) == 3
+    assert calibrate(GEOMETRY, reads).corners_seen == 3  # three corners still place it
+
+
+def test_unknown_tag_ids_are_reported_not_placed():
+    reader = TableReader(GEOMETRY, known_tags=frozenset(list(SCENE.tags)[:-2]))
+    reading = reader.read(SYNTH.photograph(SCENE, Camera(SIZE)).image)
+    assert set(reading.unknown) == set(list(SCENE.tags)[-2:])
+    assert not set(reading.unknown) & set(reading.zones)
+
+
+def reading(zones, moving=False):
+    return Reading(zones, (), (), True, moving)
+
+
+def test_the_tracker_waits_for_agreement_ignores_flicker_and_reports_moves():
+    tracker = StableTracker(agree=3, grace=2)
+    table = {10: "kyoto", 11: "osaka"}
+    assert [tracker.feed(reading(table)) for _ in range(2)] == [None, None]
+    first = tracker.feed(reading(table))
+    assert first is not None and dict(first.appeared) == table
+    assert tracker.feed(reading({10: "kyoto"})) is None  # 11 flickers for a frame
+    for _ in range(3):
+        assert tracker.feed(reading(table)) is None
+    for _ in range(2):
+        assert tracker.feed(reading({10: "kyoto", 11: "kyoto"}, moving=True)) is None
+    diffs = [tracker.feed(reading({10: "kyoto", 11: "kyoto"})) for _ in range(3)]
+    assert diffs[:2] == [None, None] and dict(diffs[2].moved) == {11: ("osaka", "kyoto")}
+
+
+def test_an_ambiguous_tag_holds_the_snapshot_back():
+    tracker = StableTracker(agree=2)
+    for _ in range(4):
+        assert tracker.feed(reading({10: "kyoto", 11: AMBIGUOUS})) is None
+    assert tracker.stable is None
+
+
+def test_a_hand_sequence_gives_no_spurious_diffs():
+    for sequence in sequences(SYNTH, 2, SIZE, seed=4):
+        reader, tracker = TableReader(GEOMETRY), StableTracker()
+        diffs = [tracker.feed(reader.read(f.image)) for f in sequence.frames]
+        found = [d for d in diffs if d is not None]
+        assert len(found) == 1 and not found[0].moved  # the table as first seen, then nothing
+
+
+def test_image_folder_skips_unreadable_files(tmp_path):
+    frame = SYNTH.photograph(random_scene(GEOMETRY, random.Random(2)), Camera((1280, 960)))
+    cv2.imwrite(str(tmp_path / "a.png"), frame.image)
+    (tmp_path / "b.jpg").write_bytes(b"not a picture")
+    cv2.imwrite(str(tmp_path / "c.png"), frame.image)
+    source = ImageFolder(tmp_path)
+    assert source.next_frame() is not None
+    assert source.next_frame() is not None and "b.jpg" not in source.status
+    assert source.next_frame() is None and source.status == "no more images"
+
+
+def test_a_missing_camera_backs_off_and_says_so():
+    waits = []
+    source = CameraSource(index="/dev/no-such-camera", sleep=waits.append)
+    assert source.next_frame() is None and "not available" in source.status
+    source.next_frame()
+    source.next_frame()
+    assert waits == [0.5, 1.0]
+
+
+def test_tag_sheets_read_back_at_their_size(tmp_path):
+    out = tmp_path / "tags.pdf"
+    result = CliRunner().invoke(main, ["print-tags", "--out", str(out), "--count", "12",
+                                       "--first", "40"])
+    assert result.exit_code == 0, result.output
+    subprocess.run(["pdftoppm", "-r", "300", "-f", "1", "-l", "1", "-png", str(out),
+                    str(tmp_path / "page")], check=True)
+    page = cv2.imread(str(next(tmp_path.glob("page*.png"))))
+    reads = TagDetector().detect_plain(page)
+    assert {r.id for r in reads} == set(range(40, 52))
+    side_px = np.mean([np.linalg.norm(r.corners[0] - r.corners[1]) for r in reads])
+    assert abs(side_px / 300 * 25.4 - 14.0) < 0.5  # 14 mm as printed
+
+
+def test_calibrate_synthetic_writes_the_result_and_an_overlay(tmp_path):
+    result = CliRunner().invoke(main, ["calibrate", "--source", "synthetic", "--out",
+                                       str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "4 corner markers" in result.output
+    overlay = cv2.imread(str(tmp_path / "overlay.png"))
+    assert overlay is not None and overlay.shape == (3040, 4056, 3)
+    assert (tmp_path / "camera.yaml").read_text().count("board_from_frame") == 1
