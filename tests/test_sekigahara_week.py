@@ -569,7 +569,7 @@ def test_6_3_the_winner_chooses_who_moves_first(first):
     game = set_up("table", seed=1)
     game.apply(Action(ISHIDA, "bid", {"card": "I-loyalty-1"}))
     game.apply(Action(TOKUGAWA, "bid", {"card": "T-date-plain-1"}))
-    refused(game, Action(TOKUGAWA, "choose_first", {"first": TOKUGAWA}), "6.4")
+    refused(game, Action(TOKUGAWA, "choose_first", {"first": TOKUGAWA}), "6.3")
     refused(game, Action(ISHIDA, "choose_first", {"first": "mori"}), "6.3")
     game.apply(Action(ISHIDA, "choose_first", {"first": first}))
     state = game.state
@@ -590,7 +590,7 @@ def test_6_3_a_bid_is_hidden_until_both_bids_are_in():
         assert f'"{card}"' not in json.dumps(view)
     assert game.to_move() == (TOKUGAWA,)
     refused(game, Action(ISHIDA, "bid", {"card": sorted(game.state.hands[ISHIDA].cards)[1]}),
-            "6.4")
+            "6.3")  # who bids is ruled by 6.3
 
 
 def test_6_3_bidding_a_card_not_in_hand_is_illegal():

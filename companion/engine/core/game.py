@@ -112,8 +112,9 @@ class Game(Generic[S]):
                                 action=action)
         waiting = self.to_move()
         if action.role not in waiting:
-            raise IllegalAction(game_type.turn_rule, f"it is not {action.role}'s turn: "
-                                f"waiting for {' or '.join(waiting)}", action=action)
+            raise IllegalAction(self.rules.turn_rule(self._state), f"it is not "
+                                f"{action.role}'s turn: waiting for {' or '.join(waiting)}",
+                                action=action)
 
     def play_chance(self) -> tuple[Action, tuple[Event, ...]]:
         """Draw and apply the chance action due now (simulation, full-knowledge mode)."""

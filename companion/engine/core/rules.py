@@ -109,6 +109,10 @@ class Rules(ABC, Generic[S, K]):
         """
         return rng.choice(list(self.legal_actions(state, CHANCE)))
 
+    def turn_rule(self, state: S) -> str:
+        """The rule cited when someone acts who may not act now (games refine it by phase)."""
+        return self.game_type.turn_rule
+
     def correct(self, state: S, action: Action) -> Sequence[Event]:
         """A referee's correction (`referee correct {...}`): the table differs from the record,
         and the referee says how. Games that accept corrections override this."""

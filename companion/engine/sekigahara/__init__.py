@@ -126,6 +126,17 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
             return self._combat_to_move(state)
         return (state.active,) if state.active else ()
 
+    def turn_rule(self, state: SekigaharaState) -> str:
+        """Who may act is ruled by the phase: bids (6.3), initiative (8.5), a siege (8.9.4)..."""
+        battle = state.battle
+        if state.phase == "combat" and battle is not None:
+            if battle.challenge is not None:
+                return "8.6.1"
+            return {"deploy": "8.9.4" if battle.siege else "8.5", "casualties": "8.7.2",
+                    "retreat": "8.8.1"}[battle.stage]
+        return {"reinforcements": "6.2", "bid": "6.3", "first_player": "6.3",
+                "combat": "8.1"}.get(state.phase, "6.4")
+
     def _combat_to_move(self, state: SekigaharaState) -> tuple[str, ...]:
         battle = state.battle
         if state.castle_choice is not None:
@@ -154,9 +165,9 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
             return None
         side = other(group[0].side)
         hand = state.hands[side]
+        # Whether it *could* hold one, never whether it does: who may act is public (3.3).
         loyal = {c.id for c in self.kit.cards if c.side == side and c.kind == "loyalty"}
-        held = (hand.cards & loyal) if hand.cards is not None else (loyal - hand.discard)
-        return side if held and hand.count else None
+        return side if (loyal - hand.discard) and hand.count else None
 
     def legal_actions(self, state: SekigaharaState, role: str) -> Sequence[Action]:
         """Every legal action, except where the choices are combinatorial (which cards to

@@ -95,12 +95,14 @@ def decide_casualties(ctx: Context, batch: Batch, action: Action) -> None:
     picked = action.args.get("blocks")
     tiers = loss_order(ctx, batch.state, side)
     allowed = {u for t in tiers for u in t}
-    if not isinstance(picked, tuple) or len(set(picked)) != count \
+    rule = "8.9.4" if batch.state.battle and batch.state.battle.siege else "8.7.2"
+    if not isinstance(picked, tuple) or len(picked) != count or len(set(picked)) != count \
             or not set(picked) <= allowed:
-        raise IllegalAction("8.7.2", f"{side} loses {count} of: {', '.join(sorted(allowed))}")
+        raise IllegalAction(rule, f"{side} loses {count} different unit(s) of: "
+                            f"{', '.join(sorted(allowed))}")
     problem = _check_order(tiers, list(picked))
     if problem:
-        raise IllegalAction("9.1" if "Hideyori" in problem else "8.7.2", problem)
+        raise IllegalAction("9.1" if "Hideyori" in problem else rule, problem)
     take_losses(ctx, batch, side, [str(u) for u in picked])
 
 
@@ -208,8 +210,10 @@ def decide_retreat(ctx: Context, batch: Batch, action: Action) -> None:
 def _retreat(ctx: Context, batch: Batch, side: str, to: str, blocks: list[str],
              at: str) -> None:
     enemy_only = bool(units_at(ctx, batch.state, to, other(side))) \
-        and not blocks_of(ctx, batch.state, to, side)
-    batch.emit("Retreated", side=side, **{"from": at}, to=to, blocks=blocks, rule="8.8.1")
+        and not units_at(ctx, batch.state, to, side)  # joining a besieged disk is no new fight
+    stayed = [b for b in blocks_of(ctx, batch.state, at, side) if b not in blocks]
+    batch.emit("Retreated", side=side, **{"from": at}, to=to, blocks=blocks, stayed=stayed,
+               rule="8.8.1")
     overrun(ctx, batch, to, side)  # 8.7.1 note: an overrun may follow a retreat
     update_control(ctx, batch, side, [to], [at, to])
     if enemy_only and units_at(ctx, batch.state, to, other(side)):

@@ -104,7 +104,12 @@ def movable_blocks(ctx: Context, state: SekigaharaState, side: str, source: str)
     if source in mp.sources or _besieged(ctx, state, side, source):
         return []
     return [b for b in blocks_of(ctx, state, source, side)
-            if b not in mp.moved and b not in mp.arrived]
+            if b not in mp.moved and b not in mp.arrived and not _mori_this_turn(state, b)]
+
+
+def _mori_this_turn(state: SekigaharaState, block: str) -> bool:
+    """9.3: Mori blocks may not move in the turn (A or B) they came to Osaka."""
+    return state.mori_arrivals.get(block) == (state.week, state.turn)
 
 
 def _besieged(ctx: Context, state: SekigaharaState, side: str, source: str) -> bool:
@@ -176,8 +181,9 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
     if _besieged(ctx, state, side, source):
         raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
                             "not leave")
-    if block in mp.arrived:
-        raise IllegalAction("9.3" if block in mp.from_mori else "7.2",
+    if block in mp.arrived or _mori_this_turn(state, block):
+        mori = block in mp.from_mori or _mori_this_turn(state, block)
+        raise IllegalAction("9.3" if mori else "7.2",
                             f"{block} arrived this turn and may not move until the next")
     raise IllegalAction("7.3.1", f"{block} has already moved this phase")
 
@@ -245,11 +251,12 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
         reach_ = block_range(highway=highway, command=command is not None,
                              forced=forced, largest=largest)
         if len(path) > reach_:
+            rule = "7.3.5" if len(path) <= reach_ + size_penalty(largest) else "7.3.3"
             why = ["base 1", f"highway {'+1' if highway else '0'}",
                    f"command {'+1 (' + command + ')' if command else '0'}",
                    f"forced march {'+1' if forced else '0'}",
                    f"{largest} blocks together -{size_penalty(largest)}"]
-            raise IllegalAction("7.3.3", f"{block} may move {max(reach_, 0)} location(s), not "
+            raise IllegalAction(rule, f"{block} may move {max(reach_, 0)} location(s), not "
                                 f"{len(path)}: {', '.join(why)}")
 
 
@@ -266,11 +273,19 @@ def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> No
         for block, path in move.paths.items():
             if len(path) > k:
                 stacks.setdefault(path[:k + 1], []).append(block)
+        # Every stack of this step arrives before overruns and stops are judged, so the
+        # outcome never depends on the order the stacks are listed in (7.3.2, 7.4.2).
         for way, blocks in sorted(stacks.items()):
-            _march(ctx, batch, move, way, sorted(blocks), k)
+            start = move.source if k == 0 else way[-2]
+            batch.emit("StackMarched", side=move.side, **{"from": start}, to=way[-1],
+                       blocks=sorted(blocks))
             touched.append(way[-1])
+        for here in sorted({way[-1] for way in stacks}):
+            if units_at(ctx, batch.state, here, other(move.side)):
+                overrun(ctx, batch, here, move.side)
             if batch.state.outcome is not None:  # 2.1: an overrun won the game at once
                 return
+            _stop_if_enemies(ctx, batch, move, here, k)
     batch.emit("GroupMoved", side=side, **{"from": move.source},
                paths={b: list(p) for b, p in move.paths.items()}, rule="7.3")
     entered = [loc for path in move.paths.values() for loc in path]
@@ -279,15 +294,11 @@ def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> No
         discard(batch, side, [move.forced], "forced march", "7.3.3")
 
 
-def _march(ctx: Context, batch: Batch, move: _Move, way: tuple[str, ...], blocks: list[str],
-           k: int) -> None:
-    start = move.source if k == 0 else way[-2]
-    batch.emit("StackMarched", side=move.side, **{"from": start}, to=way[-1], blocks=blocks)
-    here = way[-1]
+def _stop_if_enemies(ctx: Context, batch: Batch, move: _Move, here: str, k: int) -> None:
+    """7.3.2: blocks meeting enemy units they could not overrun end their move there."""
     if units_at(ctx, batch.state, here, other(move.side)):
-        overrun(ctx, batch, here, move.side)
-    if units_at(ctx, batch.state, here, other(move.side)):
-        onward = [b for b in blocks if len(move.paths[b]) > k + 1]
+        onward = sorted(b for b, path in move.paths.items()
+                        if len(path) > k + 1 and path[k] == here)
         if onward:
             raise IllegalAction(
                 "7.3.2", f"{', '.join(onward)} must stop at {ctx.name(here)}: enemy units are "

@@ -81,18 +81,18 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
                     if p.kind == "blocks" and p.side == side and p.to == to), None)
     if pending is None:
         due = [f"{p.side} {p.count} for {p.to}" for p in state.pending if p.kind == "blocks"]
-        raise IllegalAction("5.2.2", f"no draw of {side} blocks for '{to}' is due",
-                            legal=due)
+        rule = "5.2.2" if state.phase == "setup" else "6.2"
+        raise IllegalAction(rule, f"no draw of {side} blocks for '{to}' is due", legal=due)
+    rule = {"set-up": "5.2.2" if ctx.is_location(to) else "5.2.3"}.get(pending.reason, "6.2")
     blocks = action.args.get("blocks")
     bag = state.blocks_at(BAG, str(side), ctx.owner)
     want = min(pending.count, len(bag))
     if not isinstance(blocks, tuple) or len(set(blocks)) != len(blocks) or len(blocks) != want:
-        raise IllegalAction("5.2.2", f"{side} draws {want} block(s) for {ctx.name(str(to))}, "
+        raise IllegalAction(rule, f"{side} draws {want} block(s) for {ctx.name(str(to))}, "
                             f"got {blocks!r}")
     outside = [b for b in blocks if b not in bag]
     if outside:
-        raise IllegalAction("5.2.2", f"{', '.join(outside)} not in the {side} bag")
-    rule = {"set-up": "5.2.2" if ctx.is_location(to) else "5.2.3"}.get(pending.reason, "6.2")
+        raise IllegalAction(rule, f"{', '.join(outside)} not in the {side} bag")
     batch.emit("BlocksDrawn", side=side, to=to, blocks=list(blocks), rule=rule)
     if ctx.is_location(to):
         update_control(ctx, batch, str(side), [str(to)], [str(to)])

@@ -177,6 +177,8 @@ class SekigaharaState:
     quiet: frozenset[str] = frozenset()
     """Locations already fought over this combat phase, or where the active side stayed in its
     castle (8.1: each location once; 8.9.2)."""
+    mori_arrivals: Mapping[str, tuple[int, str]] = field(default_factory=frozen_map)
+    """Mori block -> the (week, turn) it came to Osaka: it may not move in that turn (9.3)."""
     follow_up: tuple[str, str, str] | None = None
     """(location, attacker, came from): a battle a retreat caused, fought next (8.8.5)."""
     entered_from: str | None = None
@@ -248,8 +250,10 @@ def _mori_arrived(state: SekigaharaState, e: Event) -> SekigaharaState:
     placed = _place(state, {b: e.data["to"] for b in e.data["blocks"]}, reveal=True)
     mp = state.movement
     arrived = frozenset(e.data["blocks"])
+    when = {b: (state.week, state.turn) for b in arrived}
     return replace(placed, movement=replace(mp, arrived=mp.arrived | arrived,
-                                            from_mori=mp.from_mori | arrived))
+                                            from_mori=mp.from_mori | arrived),
+                   mori_arrivals=frozen_map({**state.mori_arrivals, **when}))
 
 
 def _eliminated(state: SekigaharaState, e: Event) -> SekigaharaState:
@@ -455,7 +459,9 @@ def _retreat_due(state: SekigaharaState, e: Event) -> SekigaharaState:
 
 
 def _retreated(state: SekigaharaState, e: Event) -> SekigaharaState:
-    return _place(state, {b: e.data["to"] for b in e.data["blocks"]})
+    """The stack splits or leaves: the opponent no longer knows which block is which (3.1)."""
+    hide = frozenset(e.data["blocks"]) | frozenset(e.data.get("stayed", ()))
+    return _place(state, {b: e.data["to"] for b in e.data["blocks"]}, hide=hide)
 
 
 def _castle_fell(state: SekigaharaState, e: Event) -> SekigaharaState:
