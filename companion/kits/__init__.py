@@ -5,7 +5,7 @@ shipped kit's name or a folder holding a user's edited copy, and raises `KitErro
 problem with its file, line and entry.
 """
 
-from companion.kits import sekigahara, skirmish
+from companion.kits import rumble_nation, sekigahara, skirmish
 from companion.kits.loader import Kit, KitManifest, KitSpec, load_kit, register_spec, shipped_kits
 from companion.kits.problems import KitError, KitProblem
 from companion.kits.sekigahara import SekigaharaKit
@@ -13,5 +13,5 @@ from companion.kits.skirmish import SkirmishKit
 
 __all__ = [
     "Kit", "KitError", "KitManifest", "KitProblem", "KitSpec", "SekigaharaKit", "SkirmishKit",
-    "load_kit", "register_spec", "sekigahara", "shipped_kits", "skirmish",
+    "load_kit", "register_spec", "rumble_nation", "sekigahara", "shipped_kits", "skirmish",
 ]
