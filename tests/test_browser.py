@@ -139,6 +139,10 @@ def test_a_phone_pairs_by_the_qr_code_on_the_table(browser, served):
     assert phone.locator("#role").inner_text() == "red"
     assert phone.locator("#options button[data-action]").count() > 0  # its legal actions
     table.wait_for_selector("#pairing", state="hidden", timeout=2000)
+    phone.fill("#scan-code", "CARD:T-maeda-special-2")  # the scanners' fallback on the phone
+    phone.press("#scan-code", "Enter")
+    referee.wait_for_selector("#inputs li", timeout=2000)
+    assert "CARD:T-maeda-special-2" in referee.locator("#inputs").inner_text()
     assert errors == []
 
 

@@ -215,3 +215,15 @@ def test_the_replay_lists_where_each_turn_begins(tmp_path):
     assert data["turns"][0] == next(n for n, e in enumerate(record.entries, start=1)
                                     if e.action.verb == "choose_first")
     assert len(data["turns"]) == 7 * 2 * 2  # seven weeks, turns A and B, both sides
+
+
+def test_a_card_code_typed_on_a_screen_is_an_input_for_the_referee(skirmish):
+    _hub, client, tokens = skirmish
+    sent = client.post("/api/scan", headers=bearer(tokens["red"]), json={"code": "CARD:I-x"})
+    assert sent.get_json() == {"code": "CARD:I-x", "reader": "tablet:red"}
+    assert client.post("/api/scan", headers=bearer(tokens["red"]),
+                       json={"code": ""}).status_code == 400
+    assert client.post("/api/scan", json={"code": "CARD:I-y"}).status_code == 401
+    referee = client.get("/api/view", headers=bearer(tokens[REFEREE])).get_json()
+    assert referee["inputs"] == [{"code": "CARD:I-x", "reader": "tablet:red"}]
+    assert client.get("/api/view").get_json()["inputs"] == []  # only the referee sees them

@@ -54,6 +54,17 @@ def undo() -> ResponseReturnValue:
     return jsonify({"ok": True})
 
 
+@bp.post("/scan")
+def scan() -> ResponseReturnValue:
+    """A card code typed on a screen, when no scanner is at hand (the fallback, 6)."""
+    who = require_change_allowed()
+    code = str((request.get_json(silent=True) or {}).get("code", "")).strip()
+    if not code or len(code) > 64 or not code.isprintable():
+        abort(400, "a card code is 1-64 printable characters")
+    event = hub().scanned(code, who)
+    return jsonify({"code": event.code, "reader": event.reader})
+
+
 @bp.post("/pause")
 def pause() -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:

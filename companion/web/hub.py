@@ -11,11 +11,13 @@ from __future__ import annotations
 import queue
 import secrets
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import PUBLIC, REFEREE, Action, IllegalAction
+from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
 
 __all__ = ["Alert", "Hub", "Tokens"]
@@ -72,6 +74,8 @@ class Hub:
         self.alert: Alert | None = None
         self.version = 0
         self.paused = False
+        self.inputs: list[CardScanned] = []
+        """Card codes typed on a screen (the scanners' fallback), newest last."""
         self._offers: dict[str, tuple[str, str]] = {}
         """Role -> (token, url) of a phone pairing shown on the table display until used."""
 
@@ -95,6 +99,8 @@ class Hub:
                 "actions": len(self.session.entries),
                 "pairing": self.pairing if role == PUBLIC else {},
                 "paused": self.paused,
+                "inputs": [{"code": e.code, "reader": e.reader} for e in self.inputs]
+                if role == REFEREE else [],
             }
 
     def act(self, role: str, action: Action, source: str) -> list[dict[str, Any]]:
@@ -116,6 +122,14 @@ class Hub:
             self.alert = None
             self._changed()
             return [e.to_json() for e in events]
+
+    def scanned(self, code: str, role: str) -> CardScanned:
+        """A card code typed into a screen: an input event like any scanner's (6)."""
+        with self._lock:
+            event = CardScanned(code, f"tablet:{role}", time.monotonic())
+            self.inputs = [*self.inputs[-19:], event]
+            self._changed()
+            return event
 
     def pause(self, paused: bool) -> None:
         """The referee stops (or restarts) the players' and sensors' actions."""

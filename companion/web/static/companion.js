@@ -220,8 +220,15 @@ function renderOptions(state) {
   }
 }
 
+function renderInputs(state) {
+  const list = panel("inputs");
+  if (!list) return;
+  list.replaceChildren(...(state.inputs || []).slice(-5).reverse().map((i) => el("li", {}, i.code + " (" + i.reader + ")")));
+}
+
 function render(state) {
   if (!board || !state.view) return;
+  renderInputs(state);
   document.body.classList.toggle("paused", Boolean(state.paused));
   document.getElementById("role").textContent = state.role;
   const version = document.getElementById("version");
@@ -259,8 +266,19 @@ function refereeTools() {
   }
 }
 
+function scanFallback() {
+  show("scan", true);
+  document.getElementById("scan-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const field = document.getElementById("scan-code");
+    await api("/api/scan", { method: "POST", body: JSON.stringify({ code: field.value }) });
+    field.value = "";
+  });
+}
+
 async function live() {
   await drawBoard();
+  if (page !== "table" && token) scanFallback();
   render(await (await api("/api/view")).json());
   if (page === "referee") refereeTools();
   const source = new EventSource("/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
