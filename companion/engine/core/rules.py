@@ -109,6 +109,14 @@ class Rules(ABC, Generic[S, K]):
         """
         return rng.choice(list(self.legal_actions(state, CHANCE)))
 
+    def accepts(self, state: S, action: Action) -> bool:
+        """Whether `decide` takes the action now: filters the candidates a game proposes."""
+        try:
+            self.decide(state, action)
+        except IllegalAction:
+            return False
+        return True
+
     def turn_rule(self, state: S) -> str:
         """The rule cited when someone acts who may not act now (games refine it by phase)."""
         return self.game_type.turn_rule

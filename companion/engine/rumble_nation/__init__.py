@@ -209,14 +209,8 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
     def legal_actions(self, state: RNState, role: str) -> Sequence[Action]:
         if role not in self.to_move(state) or role == CHANCE:
             return []
-        return [a for a in self._candidates(state, role) if self._accepts(state, a)]
+        return [a for a in self._candidates(state, role) if self.accepts(state, a)]
 
-    def _accepts(self, state: RNState, action: Action) -> bool:
-        try:
-            self.decide(state, action)
-        except IllegalAction:
-            return False
-        return True
 
     def _candidates(self, state: RNState, role: str) -> list[Action]:
         if state.phase == "daimyo":

@@ -10,7 +10,13 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction
 from companion.engine.rumble_nation.context import Batch
-from companion.engine.rumble_nation.moves import Move, apply_moves, region, whole
+from companion.engine.rumble_nation.moves import (
+    Move,
+    apply_moves,
+    check_card_allowed,
+    region,
+    whole,
+)
 
 __all__ = ["DAIMYO", "decide_daimyo", "decide_daimyo_choice"]
 
@@ -120,12 +126,7 @@ def decide_daimyo_choice(batch: Batch, action: Action) -> None:
 def decide_daimyo(batch: Batch, action: Action) -> None:
     """Turn your daimyo card face up and carry it out in full; once per game (8 ③)."""
     player, state = action.role, batch.state
-    if player in state.daimyo_used:
-        raise IllegalAction(RULE, "each player uses the daimyo card once per game")
-    if any(state.placed_all(p) for p in state.players):
-        raise IllegalAction(RULE, "no daimyo cards once any player has placed all his soldiers")
-    if state.dice:
-        raise IllegalAction(RULE, "the dice are rolled: deploy soldiers this turn")
+    check_card_allowed(batch, player, state.daimyo_used, "the daimyo card", RULE)
     card = state.daimyo_cards[player]
     moves = DAIMYO[card](batch, player, dict(action.args))
     batch.emit("DaimyoCardUsed", player=player, card=card, rule=RULE)

@@ -8,7 +8,7 @@ from typing import Any
 from companion.engine.core import IllegalAction
 from companion.engine.rumble_nation.context import Batch
 
-__all__ = ["Move", "apply_moves", "region", "whole"]
+__all__ = ["Move", "apply_moves", "check_card_allowed", "region", "whole"]
 
 Move = dict[str, Any]
 
@@ -23,6 +23,19 @@ def whole(value: Any, rule: str, low: int = 1, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise IllegalAction(rule, f"a number of soldiers from {low} to {high}, not {value!r}")
     return value
+
+
+def check_card_allowed(batch: Batch, player: str, used: frozenset[str], what: str,
+                       rule: str) -> None:
+    """A tactic or daimyo card: once per game, before any player has placed all his soldiers
+    (he then holds a katana), and instead of rolling the dice (5.1 ②, 8 ③)."""
+    state = batch.state
+    if player in used:
+        raise IllegalAction(rule, f"each player uses {what} once per game")
+    if state.katana:
+        raise IllegalAction(rule, f"no {what}s once any player has placed all his soldiers")
+    if state.dice:
+        raise IllegalAction(rule, "the dice are rolled: deploy soldiers this turn")
 
 
 def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str) -> None:

@@ -13,7 +13,13 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction
 from companion.engine.rumble_nation.context import Batch
-from companion.engine.rumble_nation.moves import Move, apply_moves, region, whole
+from companion.engine.rumble_nation.moves import (
+    Move,
+    apply_moves,
+    check_card_allowed,
+    region,
+    whole,
+)
 
 __all__ = ["TACTICS", "decide_tactic"]
 
@@ -139,12 +145,7 @@ def decide_tactic(batch: Batch, action: Action) -> None:
     """Take a card from the display and carry it out in full; once per game (5.1 ②)."""
     player, state = action.role, batch.state
     card = action.args.get("card")
-    if player in state.tactic_used:
-        raise IllegalAction(RULE, "each player uses a tactic card once per game")
-    if any(state.placed_all(p) for p in state.players):
-        raise IllegalAction(RULE, "no tactic cards once any player has placed all his soldiers")
-    if state.dice:
-        raise IllegalAction(RULE, "the dice are rolled: deploy soldiers this turn")
+    check_card_allowed(batch, player, state.tactic_used, "a tactic card", RULE)
     if card not in state.tactics:
         raise IllegalAction(RULE, f"{card!r} is not on the display",
                             legal=list(state.tactics))

@@ -175,7 +175,7 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         if role not in self.to_move(state) or role == CHANCE:
             return []
         candidates = legal.candidates(self.ctx, state, role)
-        return [a for a in candidates if self._accepts(state, a)]
+        return [a for a in candidates if self.accepts(state, a)]
 
     def random_action(self, state: SekigaharaState, role: str,
                       rng: random.Random) -> Action | None:
@@ -184,14 +184,8 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
             return None
         candidates = legal.candidates(self.ctx, state, role)
         rng.shuffle(candidates)
-        return next((a for a in candidates if self._accepts(state, a)), None)
+        return next((a for a in candidates if self.accepts(state, a)), None)
 
-    def _accepts(self, state: SekigaharaState, action: Action) -> bool:
-        try:
-            self.decide(state, action)
-        except IllegalAction:
-            return False
-        return True
 
     def decide(self, state: SekigaharaState, action: Action) -> Sequence[Event]:
         batch = Batch(state)
