@@ -30,8 +30,10 @@ class DetectorConfig:
     corner_refinement: int = cv2.aruco.CORNER_REFINE_SUBPIX
     aruco3: bool = False
     """OpenCV's ArUco3 fast mode (detects on a pyramid level): off, since it misses small tags."""
-    max_hamming: int = 2
-    min_margin: float = 0.25
+    max_hamming: int = 3
+    """Reads further from their id's code are dropped (36h11 codes differ in 11 bits or more)."""
+    min_margin: float = 0.05
+    """Reads whose darkest white cell is not lighter than their lightest black are dropped."""
 
 
 @dataclass(frozen=True)
