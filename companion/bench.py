@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.engine import CHANCE, Action, Game, chance_rng, rules_class
+from companion.engine import CHANCE, Action, Game, chance_rng, pick_action, rules_class
 from companion.kits import load_kit
 from companion.record import record_of, replay
 
@@ -29,7 +29,7 @@ def _play(seed: int, timings: list[tuple[str, float]]) -> Game[Any]:
         roles = game.to_move()
         rng = chance_rng(seed, step if CHANCE in roles else -1 - step)
         picked = (game.rules.sample_chance(game.state, rng) if CHANCE in roles
-                  else game.rules.random_action(game.state, rng.choice(roles), rng))
+                  else pick_action(game, roles, rng))
         assert picked is not None, f"dead end at step {step}"
         action: Action = picked
         start = time.perf_counter()
@@ -219,7 +219,7 @@ def _next_action(game: Game[Any], step: int) -> Action:
     rng = chance_rng(0, step)
     if CHANCE in roles:
         return game.rules.sample_chance(game.state, rng)
-    action = game.rules.random_action(game.state, rng.choice(roles), rng)
+    action = pick_action(game, roles, rng)
     assert action is not None
     return action
 

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.engine import CHANCE, REFEREE, Game, chance_rng
+from companion.engine import CHANCE, REFEREE, Game, chance_rng, pick_action
 from companion.record.session import Session
 from companion.record.store import Store
 
@@ -29,7 +29,7 @@ def main(db: Path, seed: int) -> None:
         if CHANCE in roles:
             action = session.game.rules.sample_chance(session.game.state, rng)
         else:
-            action = session.game.rules.random_action(session.game.state, rng.choice(roles), rng)
+            action = pick_action(session.game, roles, rng)
         session.play(action, "simulator")
         step += 1
         print(f"ACK {session.entries[-1].seq} {digest(session.game)}", flush=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.engine import CHANCE, REFEREE, chance_rng
+from companion.engine import CHANCE, REFEREE, chance_rng, pick_action
 from companion.record.session import Session
 from companion.record.store import Store
 from companion.web import create_app
@@ -22,7 +22,7 @@ def sekigahara_hub(tmp_path: Path, actions: int = 80, seed: int = 5) -> Hub:
         roles = game.to_move()
         rng = chance_rng(seed, step)
         action = (game.rules.sample_chance(game.state, rng) if CHANCE in roles
-                  else game.rules.random_action(game.state, rng.choice(roles), rng))
+                  else pick_action(game, roles, rng))
         session.play(action, "simulator")
     return Hub(session)
 

@@ -17,12 +17,12 @@ from companion.engine.core.rules import (
     register,
     rules_class,
 )
-from companion.engine.core.simulate import DeadEnd, Playout, random_playout
+from companion.engine.core.simulate import DeadEnd, Playout, pick_action, random_playout
 from companion.engine.core.values import Action, Event, Outcome, canonical_json, freeze, thaw
 
 __all__ = [
     "CHANCE", "PUBLIC", "REFEREE", "Action", "DeadEnd", "EngineError", "Event", "Game",
     "GameType", "IllegalAction", "Outcome", "Playout", "Ply", "Rules", "UnknownGame",
     "UnknownRole", "canonical_json", "chance_rng", "fold", "freeze", "game_names",
-    "random_playout", "register", "rules_class", "thaw",
+    "pick_action", "random_playout", "register", "rules_class", "thaw",
 ]

@@ -16,14 +16,14 @@ from companion.engine.core.game import Game, chance_rng
 from companion.engine.core.rules import CHANCE
 from companion.engine.core.values import Action
 
-__all__ = ["DeadEnd", "Playout", "random_playout"]
+__all__ = ["DeadEnd", "Playout", "pick_action", "random_playout"]
 
 
 class DeadEnd(EngineError):
     """The game is not over, yet nobody has a legal action: a rules bug."""
 
 
-def _pick(game: Game[Any], roles: tuple[str, ...], rng: random.Random) -> Action | None:
+def pick_action(game: Game[Any], roles: tuple[str, ...], rng: random.Random) -> Action | None:
     """A random legal action of a random role among those who may act."""
     for role in rng.sample(roles, len(roles)):
         action = game.rules.random_action(game.state, role, rng)
@@ -51,7 +51,7 @@ def random_playout(game: Game[Any], max_actions: int = 10_000) -> Playout:
             game.play_chance()
             continue
         rng = chance_rng(game.seed, -1 - step)  # the players' choices: a stream apart from chance
-        action = _pick(game, roles, rng)
+        action = pick_action(game, roles, rng)
         if action is None:
             raise DeadEnd(f"after {step} actions nobody can act: waiting for {roles}, "
                           f"no legal actions")
