@@ -1,0 +1,192 @@
+"""Sekigahara at the table: what a stable diff, a card scan or a button press means.
+
+Each input gives a Proposal (one action the rules accept), a Question (several actions fit:
+the tablet offers them as buttons), or an Alert (nothing legal fits: the rule and the message).
+After an alert the referee is in desync until the blocks stand where the record says again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from companion.engine.core import Action, IllegalAction
+from companion.engine.sekigahara import SekigaharaRules, SekigaharaState
+from companion.engine.sekigahara.state import BAG
+from companion.referee.registry import TableRegistry
+from companion.vision.table import TableDiff
+
+__all__ = ["Alert", "Proposal", "Question", "SekigaharaReferee"]
+
+MAX_PATHS = 12
+
+
+@dataclass(frozen=True)
+class Proposal:
+    action: Action
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    options: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Alert:
+    rule: str
+    message: str
+    legal: tuple[str, ...] = ()
+
+
+Ruling = Proposal | Question | Alert
+
+
+@dataclass
+class SekigaharaReferee:
+    rules: SekigaharaRules
+    registry: TableRegistry
+    scanned: list[str] = field(default_factory=list)
+    """Cards scanned and not yet used by an action (movement level, forced march, Mori)."""
+    desync: Alert | None = None
+
+    # --- what the table shows -------------------------------------------------------------
+
+    def on_diff(self, state: SekigaharaState, diff: TableDiff) -> list[Ruling]:
+        """The actions a stable diff means, in the order the table did them."""
+        moves = self._moves(diff)
+        if not moves:
+            return []
+        if self.desync is not None:
+            return self._check_back(state)
+        rulings: list[Ruling] = []
+        recruits = {b: to for b, (frm, to) in moves.items()
+                    if frm == self.rules.ctx.recruitment_box.get(self._side(b))}
+        for to in sorted(set(recruits.values())):
+            blocks = sorted(b for b, dest in recruits.items() if dest == to)
+            rulings.append(self._judge([Action(self._side(blocks[0]), "recruit",
+                                               {"blocks": blocks, "to": to})], state))
+        marches = {b: m for b, m in moves.items() if b not in recruits}
+        by_origin: dict[str, dict[str, str]] = {}
+        for block, (frm, to) in marches.items():
+            by_origin.setdefault(frm, {})[block] = to
+        for origin, destinations in sorted(by_origin.items()):
+            rulings.append(self._judge(list(self._group_moves(state, origin, destinations)),
+                                       state))
+        if any(isinstance(r, Alert) for r in rulings):
+            self.desync = next(r for r in rulings if isinstance(r, Alert))
+        return rulings
+
+    def _moves(self, diff: TableDiff) -> dict[str, tuple[str, str]]:
+        found = {}
+        for tag, (frm, to) in diff.moved.items():
+            block = self.registry.block(tag)
+            if block is not None:
+                found[block] = (frm, to)
+        return found
+
+    def _side(self, block: str) -> str:
+        return self.rules.ctx.owner[block]
+
+    def _group_moves(self, state: SekigaharaState, origin: str,
+                     destinations: Mapping[str, str]) -> Iterator[Action]:
+        """Every way the blocks could have gone: a path per block, combined."""
+        side = self._side(next(iter(destinations)))
+        options = [[(block, path) for path in self._paths(state, origin, to)]
+                   for block, to in sorted(destinations.items())]
+        for combination in list(product(*options))[:MAX_PATHS * 4]:
+            yield Action(side, "move", {"from": origin,
+                                        "paths": {b: list(p) for b, p in combination}})
+
+    def _paths(self, state: SekigaharaState, origin: str, to: str) -> list[tuple[str, ...]]:
+        """Simple paths from `origin` to `to` over roads not used this phase, shortest first."""
+        kit = self.rules.ctx.kit
+        used = state.movement.roads
+        found: list[tuple[str, ...]] = []
+        frontier: list[tuple[str, ...]] = [()]
+        for _ in range(5):  # no stack moves farther (7.3.3)
+            grown = []
+            for path in frontier:
+                here = path[-1] if path else origin
+                for nxt in kit.neighbours[here]:
+                    if nxt == origin or nxt in path or frozenset((here, nxt)) in used:
+                        continue
+                    if nxt == to:
+                        found.append((*path, nxt))
+                    else:
+                        grown.append((*path, nxt))
+            frontier = grown
+            if found:
+                break  # the shortest paths only: a longer way round is asked about, not guessed
+        return found
+
+    def _judge(self, candidates: list[Action], state: SekigaharaState) -> Ruling:
+        legal = [a for a in candidates if self.rules.accepts(state, a)]
+        if len(legal) == 1:
+            return Proposal(legal[0])
+        if legal:
+            return Question(f"{legal[0].args.get('from', '')}: which way did they go?",
+                            tuple(legal[:MAX_PATHS]))
+        if not candidates:
+            return Alert("7.3.1", "no road leads there this phase")
+        try:
+            self.rules.decide(state, candidates[0])
+        except IllegalAction as exc:
+            return Alert(exc.rule, exc.message, exc.legal)
+        return Alert("7.3", "the move fits no legal action")
+
+    def _check_back(self, state: SekigaharaState) -> list[Ruling]:
+        return [self.desync] if self.desync else []
+
+    def table_matches(self, state: SekigaharaState, seen: Mapping[int, str]) -> bool:
+        """Whether the blocks seen stand where the record has them (the way out of desync)."""
+        for tag, zone in seen.items():
+            block = self.registry.block(tag)
+            if block is not None and state.positions.get(block) not in (zone, BAG):
+                return False
+        self.desync = None
+        return True
+
+    # --- cards and buttons ------------------------------------------------------------------
+
+    def on_card(self, state: SekigaharaState, code: str) -> list[Ruling]:
+        card = self.registry.card(code)
+        if card is None or card not in self.rules.ctx.card_side:
+            return [Alert("3.3", f"unknown card code {code!r}: register it first")]
+        side = self.rules.ctx.card_side[card]
+        if state.phase == "bid":
+            return [self._judge([Action(side, "bid", {"card": card})], state)]
+        if state.phase == "movement":
+            self.scanned.append(card)
+            return []
+        return [Alert("3.3", f"a card scanned in the {state.phase} phase is not used yet")]
+
+    def on_button(self, state: SekigaharaState, name: str) -> list[Ruling]:
+        """`confirm` in a movement phase fixes the level from the cards scanned (7.1);
+        `next_phase` ends the movement phase."""
+        side = state.active
+        if state.phase == "movement" and side and name == "confirm" \
+                and state.movement.level is None:
+            cards = list(self.scanned)
+            self.scanned.clear()
+            levels: dict[int, list[str]] = {0: ["minimal", "none"], 1: ["limited"],
+                                            2: ["total"]}
+            options = [Action(side, "movement_level", {"level": level, "cards": cards})
+                       for level in levels.get(len(cards), [])]
+            if not options:
+                return [Alert("7.1", f"{len(cards)} cards scanned: movement costs 0, 1 or 2")]
+            return [self._judge(options, state)]
+        if state.phase == "movement" and side and name == "next_phase":
+            return [self._judge([Action(side, "end_movement")], state)]
+        return []
+
+
+def describe(ruling: Ruling) -> dict[str, Any]:
+    """For the tablet and logs of the acting side (may name that side's blocks)."""
+    if isinstance(ruling, Proposal):
+        return {"action": ruling.action.text()}
+    if isinstance(ruling, Question):
+        return {"question": ruling.text, "options": [a.text() for a in ruling.options]}
+    return {"alert": ruling.rule, "message": ruling.message}

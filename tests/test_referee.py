@@ -1,0 +1,86 @@
+"""The referee's reading of the table for Sekigahara: diffs, card scans and buttons become
+actions, questions or alerts (9, first part)."""
+
+from __future__ import annotations
+
+from sekigahara_helpers import KIT, placed, set_up
+
+from companion.engine import Action
+from companion.referee import Alert, Proposal, Question, SekigaharaReferee, TableRegistry
+from companion.vision.table import TableDiff
+
+REGISTRY = TableRegistry.in_kit_order(KIT)
+TAG = {block: tag for tag, block in REGISTRY.blocks.items()}
+ISH, TOK = "ishida", "tokugawa"
+A, B, C = "I-ukita-2-1", "I-ukita-2-2", "I-ukita-3-1"
+
+
+def referee(game):
+    return SekigaharaReferee(game.rules, REGISTRY)
+
+
+def moved(**moves):
+    return TableDiff({TAG[b]: (frm, to) for b, (frm, to) in moves.items()}, {}, {})
+
+
+def test_a_bid_is_read_from_the_card_scanned():
+    game = set_up()
+    card = sorted(game.state.hands[ISH].cards)[0]
+    (ruling,) = referee(game).on_card(game.state, f"CARD:{card}")
+    assert ruling == Proposal(Action(ISH, "bid", {"card": card}))
+    (unknown,) = referee(game).on_card(game.state, "04A1B2C3D4")
+    assert isinstance(unknown, Alert) and unknown.rule == "3.3"
+
+
+def test_the_movement_level_is_the_number_of_cards_scanned_and_zero_asks():
+    game = placed(set_up(), {A: "osaka"}, active=ISH, clear=True,
+                  hands={ISH: ["I-ukita-plain-1", "I-mori-plain-1"]})
+    ref = referee(game)
+    (question,) = ref.on_button(game.state, "confirm")
+    assert isinstance(question, Question)
+    assert {a.args["level"] for a in question.options} == {"minimal", "none"}  # 7.1: ask
+    ref.on_card(game.state, "CARD:I-ukita-plain-1")
+    (ruling,) = ref.on_button(game.state, "confirm")
+    assert ruling == Proposal(Action(ISH, "movement_level",
+                                     {"level": "limited", "cards": ["I-ukita-plain-1"]}))
+
+
+def test_a_stack_seen_at_a_new_place_is_a_group_move_along_the_only_way():
+    game = placed(set_up(), {A: "osaka", B: "osaka"}, active=ISH, level="total", clear=True)
+    (ruling,) = referee(game).on_diff(game.state, moved(**{A: ("osaka", "minakuchi"),
+                                                           B: ("osaka", "kyoto")}))
+    assert isinstance(ruling, Proposal)
+    assert ruling.action.args["paths"] == {A: ("kyoto", "minakuchi"), B: ("kyoto",)}
+    game.apply(ruling.action)  # the engine takes it
+
+
+def test_two_ways_of_equal_length_become_a_question():
+    game = placed(set_up(), {A: "osaka"}, active=ISH, level="total", clear=True)
+    (ruling,) = referee(game).on_diff(game.state, moved(**{A: ("osaka", "ayabe")}))
+    assert isinstance(ruling, Question)
+    ways = {a.args["paths"][A] for a in ruling.options}
+    assert ways == {("himeji", "ayabe"), ("kyoto", "ayabe")}
+
+
+def test_recruits_seen_on_the_map_are_a_recruitment():
+    game = placed(set_up(), {C: "ishida_recruitment"}, active=ISH, level="total", clear=True)
+    (ruling,) = referee(game).on_diff(game.state, moved(**{C: ("ishida_recruitment",
+                                                               "himeji")}))
+    assert ruling == Proposal(Action(ISH, "recruit", {"blocks": [C], "to": "himeji"}))
+
+
+def test_an_illegal_move_is_an_alert_and_desync_until_the_table_is_put_back():
+    game = placed(set_up(), {A: "kiso"}, active=ISH, level="total", clear=True)
+    ref = referee(game)
+    (alert,) = ref.on_diff(game.state, moved(**{A: ("kiso", "arato")}))  # 2 roads, range 1
+    assert isinstance(alert, Alert) and alert.rule == "7.3.3"
+    assert ref.desync == alert
+    assert ref.on_diff(game.state, moved(**{A: ("arato", "suwa")})) == [alert]  # still waiting
+    assert not ref.table_matches(game.state, {TAG[A]: "suwa"})
+    assert ref.table_matches(game.state, {TAG[A]: "kiso"}) and ref.desync is None
+
+
+def test_the_next_phase_button_ends_the_movement_phase():
+    game = placed(set_up(), {A: "osaka"}, active=ISH, level="total", clear=True)
+    (ruling,) = referee(game).on_button(game.state, "next_phase")
+    assert ruling == Proposal(Action(ISH, "end_movement"))
