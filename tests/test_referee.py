@@ -84,3 +84,45 @@ def test_the_next_phase_button_ends_the_movement_phase():
     game = placed(set_up(), {A: "osaka"}, active=ISH, level="total", clear=True)
     (ruling,) = referee(game).on_button(game.state, "next_phase")
     assert ruling == Proposal(Action(ISH, "end_movement"))
+
+
+def battle_at_kiso():
+    """The rulebook's combat example position: Ishida marched from Iwamura into Kiso."""
+    from test_sekigahara_combat import example_battle
+
+    return example_battle()
+
+
+def test_a_card_then_a_block_in_the_deployment_area_is_a_deployment():
+    game = battle_at_kiso()
+    ref = referee(game)
+    assert ref.on_card(game.state, "CARD:I-mori-special-1") == []  # waits for its block
+    (ruling,) = ref.on_diff(game.state, moved(**{"I-mori-cav-1": ("kiso", "deployment")}))
+    assert ruling == Proposal(Action(ISH, "deploy", {"block": "I-mori-cav-1",
+                                                     "card": "I-mori-special-1"}))
+    game.apply(ruling.action)
+    (leader,) = ref.on_diff(game.state, moved(**{"T-maeda-cav-1": ("kiso", "deployment")}))
+    assert isinstance(leader, Alert) and leader.rule == "8.2.2"  # no card scanned: refused
+
+
+def test_a_loyalty_card_scanned_after_a_deployment_is_a_challenge():
+    game = battle_at_kiso()
+    ref = referee(game)
+    ref.on_card(game.state, "CARD:I-ukita-double-1")
+    (deploy,) = ref.on_diff(game.state, moved(**{"I-ukita-2-1": ("kiso", "deployment"),
+                                                 "I-ukita-2-2": ("kiso", "deployment")}))
+    assert deploy.action.args["also"] == "I-ukita-2-2"  # a double card, two blocks
+    game.apply(deploy.action)
+    (challenge,) = ref.on_card(game.state, "CARD:T-loyalty-1")
+    assert isinstance(challenge, Alert)  # Tokugawa holds no loyalty card in this example
+
+
+def test_the_next_phase_button_declares_the_only_battle():
+    from sekigahara_helpers import move
+
+    where = {A: "iwamura", "T-date-2-1": "kiso"}
+    game = placed(set_up(), where, active=ISH, level="total", clear=True)
+    game.apply(move(ISH, "iwamura", {A: ["kiso"]}))
+    game.apply(Action(ISH, "end_movement"))
+    (ruling,) = referee(game).on_button(game.state, "next_phase")
+    assert ruling == Proposal(Action(ISH, "declare", {"at": "kiso"}))

@@ -14,13 +14,17 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction
 from companion.engine.sekigahara import SekigaharaRules, SekigaharaState
-from companion.engine.sekigahara.state import BAG
+from companion.engine.sekigahara.battle import initiative
+from companion.engine.sekigahara.combat import battles_due
+from companion.engine.sekigahara.state import BAG, ELIMINATED
 from companion.referee.registry import TableRegistry
 from companion.vision.table import TableDiff
 
 __all__ = ["Alert", "Proposal", "Question", "SekigaharaReferee"]
 
 MAX_PATHS = 12
+DEPLOYMENT = "deployment"
+"""The table area beside the board where deployed blocks are laid (calibration board.yaml)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,10 @@ class SekigaharaReferee:
             return []
         if self.desync is not None:
             return self._check_back(state)
+        # Blocks put back where the record has them (after a battle) mean nothing new.
+        moves = {b: m for b, m in moves.items() if state.positions.get(b) != m[1]}
+        if state.phase == "combat":
+            return self._combat_diff(state, moves)
         rulings: list[Ruling] = []
         recruits = {b: to for b, (frm, to) in moves.items()
                     if frm == self.rules.ctx.recruitment_box.get(self._side(b))}
@@ -75,6 +83,40 @@ class SekigaharaReferee:
         for origin, destinations in sorted(by_origin.items()):
             rulings.append(self._judge(list(self._group_moves(state, origin, destinations)),
                                        state))
+        if any(isinstance(r, Alert) for r in rulings):
+            self.desync = next(r for r in rulings if isinstance(r, Alert))
+        return rulings
+
+    def _combat_diff(self, state: SekigaharaState,
+                     moves: Mapping[str, tuple[str, str]]) -> list[Ruling]:
+        """Blocks to the deployment area are deployed (with the card scanned before them),
+        blocks to the eliminated area are losses, blocks leaving the battle retreat (8)."""
+        rulings: list[Ruling] = []
+        deployed = sorted(b for b, (_, to) in moves.items() if to == DEPLOYMENT)
+        if deployed:
+            side = self._side(deployed[0])
+            card = next((c for c in reversed(self.scanned)
+                         if self.rules.ctx.card_side[c] == side), None)
+            args: dict[str, Any] = {"block": deployed[0]}
+            if card:
+                args["card"] = card
+                self.scanned.remove(card)
+            if len(deployed) == 2:
+                args["also"] = deployed[1]
+            rulings.append(self._judge([Action(side, "deploy", args)], state))
+        lost = sorted(b for b, (_, to) in moves.items() if to == ELIMINATED)
+        for side in sorted({self._side(b) for b in lost}):
+            blocks = [b for b in lost if self._side(b) == side]
+            rulings.append(self._judge([Action(side, "casualties", {"blocks": blocks})], state))
+        battle = state.battle
+        at = battle.at if battle is not None else None
+        leaving = sorted(b for b, (frm, to) in moves.items()
+                         if frm == at and to in self.rules.kit.location)
+        if leaving:
+            places = {moves[b][1] for b in leaving}
+            side = self._side(leaving[0])
+            rulings += [self._judge([Action(side, "retreat", {"to": to})], state)
+                        for to in sorted(places)]
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
         return rulings
@@ -127,8 +169,7 @@ class SekigaharaReferee:
         if len(legal) == 1:
             return Proposal(legal[0])
         if legal:
-            return Question(f"{legal[0].args.get('from', '')}: which way did they go?",
-                            tuple(legal[:MAX_PATHS]))
+            return Question(_question(legal[0]), tuple(legal[:MAX_PATHS]))
         if not candidates:
             return Alert("7.3.1", "no road leads there this phase")
         try:
@@ -161,7 +202,21 @@ class SekigaharaReferee:
         if state.phase == "movement":
             self.scanned.append(card)
             return []
+        if state.phase == "combat" and state.battle is not None:
+            return self._combat_card(state, side, card)
         return [Alert("3.3", f"a card scanned in the {state.phase} phase is not used yet")]
+
+    def _combat_card(self, state: SekigaharaState, side: str, card: str) -> list[Ruling]:
+        """A loyalty card challenges (8.6); a card shown to a challenge proves loyalty; any
+        other card waits for its block to reach the deployment area."""
+        battle = state.battle
+        assert battle is not None
+        if battle.challenge is not None and battle.challenge[0] != side:
+            return [self._judge([Action(side, "prove", {"card": card})], state)]
+        if self.rules.kit.card[card].kind == "loyalty":
+            return [self._judge([Action(side, "challenge", {"card": card})], state)]
+        self.scanned.append(card)
+        return []
 
     def on_button(self, state: SekigaharaState, name: str) -> list[Ruling]:
         """`confirm` in a movement phase fixes the level from the cards scanned (7.1);
@@ -180,7 +235,19 @@ class SekigaharaReferee:
             return [self._judge(options, state)]
         if state.phase == "movement" and side and name == "next_phase":
             return [self._judge([Action(side, "end_movement")], state)]
+        if state.phase == "combat" and side and name == "next_phase" and state.battle is None:
+            due = battles_due(self.rules.ctx, state)
+            return [self._judge([Action(side, "declare", {"at": at}) for at in due], state)]
+        if state.phase == "combat" and state.battle is not None and name == "confirm":
+            holder = initiative(state.battle)  # the side to deploy says it is done (8.5)
+            return [self._judge([Action(holder, "done")], state)] if holder else []
         return []
+
+
+def _question(example: Action) -> str:
+    return {"move": f"From {example.args.get('from')}: which way did they go?",
+            "movement_level": "No movement, or minimal movement?",
+            "declare": "Where is combat declared first?"}.get(example.verb, "Which one?")
 
 
 def describe(ruling: Ruling) -> dict[str, Any]:
