@@ -197,3 +197,23 @@ def test_the_replay_scrubber_reproduces_the_recorded_states(browser, tmp_path):
     finally:
         table.close()
     assert errors == []
+
+
+def test_the_acting_side_answers_a_question_with_a_tap(browser, served):
+    errors: list[str] = []
+    red = served.hub.tokens.issue("red")
+    phone = open_page(browser, f"{served.url}/play#token={red}", errors)
+    table = open_page(browser, served.url + "/", errors)
+    from companion.engine import Action
+
+    served.hub.ask("From the camp: which way?", (
+        Action("red", "move", {"block": "red_a", "to": "mill"}),
+        Action("red", "move", {"block": "red_a", "to": "ford"})))
+    phone.wait_for_selector("#questions button[data-choice='1']", timeout=2000)
+    table.wait_for_selector("#questions", timeout=2000)
+    assert table.locator("#questions button").count() == 0  # the table sees only the text
+    shot(phone, "phone-question")
+    phone.click("#questions button[data-choice='1']")
+    table.wait_for_selector("#loc-ford .stack[data-side='red']", state="attached", timeout=2000)
+    assert served.hub.session.game.state.positions["red_a"] == "ford"
+    assert errors == []

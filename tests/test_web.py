@@ -227,3 +227,22 @@ def test_a_card_code_typed_on_a_screen_is_an_input_for_the_referee(skirmish):
     referee = client.get("/api/view", headers=bearer(tokens[REFEREE])).get_json()
     assert referee["inputs"] == [{"code": "CARD:I-x", "reader": "tablet:red"}]
     assert client.get("/api/view").get_json()["inputs"] == []  # only the referee sees them
+
+
+def test_a_referee_question_is_answered_by_the_acting_side_with_a_tap(skirmish):
+    hub, client, tokens = skirmish
+    options = (Action("red", "move", {"block": "red_a", "to": "mill"}),
+               Action("red", "move", {"block": "red_a", "to": "ford"}))
+    hub.ask("From the camp: which way?", options)
+    red = client.get("/api/view", headers=bearer(tokens["red"])).get_json()["question"]
+    assert red["by"] == "red" and len(red["options"]) == 2
+    for role in ("blue", PUBLIC):  # the options name red's block: never shown to them
+        headers = bearer(tokens[role]) if role != PUBLIC else {}
+        shown = client.get("/api/view", headers=headers).get_json()["question"]
+        assert shown["options"] == [] and "red_a" not in json.dumps(shown)
+    assert client.post("/api/answer", headers=bearer(tokens["blue"]),
+                       json={"choice": 0}).status_code == 403
+    answered = client.post("/api/answer", headers=bearer(tokens["red"]), json={"choice": 1})
+    assert answered.status_code == 200
+    assert hub.session.game.state.positions["red_a"] == "ford"
+    assert client.get("/api/view").get_json()["question"] is None

@@ -54,6 +54,22 @@ def undo() -> ResponseReturnValue:
     return jsonify({"ok": True})
 
 
+@bp.post("/answer")
+def answer() -> ResponseReturnValue:
+    """The acting side (or the referee) answers the referee's question by its option's number."""
+    who = require_change_allowed()
+    choice = (request.get_json(silent=True) or {}).get("choice")
+    if not isinstance(choice, int):
+        abort(400, "answer with the number of the chosen option")
+    try:
+        events = hub().answer(who, choice)
+    except PermissionError as exc:
+        abort(403, str(exc))
+    except IllegalAction as exc:
+        return jsonify({"rule": exc.rule, "message": exc.message, "legal": list(exc.legal)}), 422
+    return jsonify({"events": events})
+
+
 @bp.post("/scan")
 def scan() -> ResponseReturnValue:
     """A card code typed on a screen, when no scanner is at hand (the fallback, 6)."""

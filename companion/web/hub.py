@@ -74,6 +74,8 @@ class Hub:
         self.alert: Alert | None = None
         self.version = 0
         self.paused = False
+        self.question: tuple[str, tuple[Action, ...]] | None = None
+        """A question from the referee (several actions fit what the table shows)."""
         self.inputs: list[CardScanned] = []
         """Card codes typed on a screen (the scanners' fallback), newest last."""
         self._offers: dict[str, tuple[str, str]] = {}
@@ -99,6 +101,7 @@ class Hub:
                 "actions": len(self.session.entries),
                 "pairing": self.pairing if role == PUBLIC else {},
                 "paused": self.paused,
+                "question": self._question_for(role),
                 "inputs": [{"code": e.code, "reader": e.reader} for e in self.inputs]
                 if role == REFEREE else [],
             }
@@ -122,6 +125,36 @@ class Hub:
             self.alert = None
             self._changed()
             return [e.to_json() for e in events]
+
+    def ask(self, text: str, options: tuple[Action, ...]) -> None:
+        """Put a question on the screens: the acting side answers with a tap."""
+        with self._lock:
+            self.question = (text, options)
+            self._changed()
+
+    def answer(self, role: str, choice: int, source: str = "tablet") -> list[dict[str, Any]]:
+        """The chosen option is applied like any action; the question is then closed."""
+        with self._lock:
+            if self.question is None:
+                raise PermissionError("no question is waiting for an answer")
+            options = self.question[1]
+            if not 0 <= choice < len(options):
+                raise PermissionError(f"choose one of the {len(options)} options")
+            events = self.act(role, options[choice], source)
+            self.question = None
+            self._changed()
+            return events
+
+    def _question_for(self, role: str) -> dict[str, Any] | None:
+        """The options may name the acting side's hidden blocks: only it and the referee
+        see them; everyone else sees that a question waits."""
+        if self.question is None:
+            return None
+        text, options = self.question
+        owner = options[0].role if options else None
+        shown = role in (owner, REFEREE)
+        return {"text": text, "by": owner,
+                "options": [a.text() for a in options] if shown else []}
 
     def scanned(self, code: str, role: str) -> CardScanned:
         """A card code typed into a screen: an input event like any scanner's (6)."""

@@ -220,6 +220,21 @@ function renderOptions(state) {
   }
 }
 
+function renderQuestion(state) {
+  const box = panel("questions");
+  if (!box) return;
+  const question = state.question;
+  show("questions", Boolean(question));
+  if (!question) return;
+  box.replaceChildren(el("h2", {}, "Question for " + question.by), el("p", {}, question.text));
+  question.options.forEach((text, index) => {
+    const button = el("button", { "data-choice": String(index) }, text);
+    button.addEventListener("click", () =>
+      api("/api/answer", { method: "POST", body: JSON.stringify({ choice: index }) }));
+    box.append(button);
+  });
+}
+
 function renderInputs(state) {
   const list = panel("inputs");
   if (!list) return;
@@ -229,6 +244,7 @@ function renderInputs(state) {
 function render(state) {
   if (!board || !state.view) return;
   renderInputs(state);
+  renderQuestion(state);
   document.body.classList.toggle("paused", Boolean(state.paused));
   document.getElementById("role").textContent = state.role;
   const version = document.getElementById("version");
