@@ -126,3 +126,18 @@ def test_the_next_phase_button_declares_the_only_battle():
     game.apply(Action(ISH, "end_movement"))
     (ruling,) = referee(game).on_button(game.state, "next_phase")
     assert ruling == Proposal(Action(ISH, "declare", {"at": "kiso"}))
+
+
+def test_blocks_appearing_at_a_set_up_marker_are_that_marker_s_draw():
+    from companion.engine import Game
+    from companion.engine.sekigahara import SekigaharaRules
+
+    game = Game(SekigaharaRules(KIT, {"knowledge": "table"}))
+    bag = [b.id for b in KIT.blocks if b.side == ISH and b.setup is None]
+    diff = TableDiff({}, {TAG[bag[0]]: "kyoto", TAG[bag[1]]: "kyoto"}, {})
+    (ruling,) = referee(game).on_diff(game.state, diff)
+    assert ruling == Proposal(Action("chance", "draw_blocks", {
+        "side": ISH, "to": "kyoto", "blocks": sorted(bag[:2])}))
+    too_many = TableDiff({}, {TAG[b]: "gifu" for b in bag[2:5]}, {})
+    (alert,) = referee(game).on_diff(game.state, too_many)
+    assert isinstance(alert, Alert) and alert.rule == "5.2.2"  # the marker calls for 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import CHANCE, Action, IllegalAction
 from companion.engine.sekigahara import SekigaharaRules, SekigaharaState
 from companion.engine.sekigahara.battle import initiative
 from companion.engine.sekigahara.combat import battles_due
@@ -60,6 +60,9 @@ class SekigaharaReferee:
 
     def on_diff(self, state: SekigaharaState, diff: TableDiff) -> list[Ruling]:
         """The actions a stable diff means, in the order the table did them."""
+        drawn = self._draws(state, diff)
+        if drawn:
+            return drawn
         moves = self._moves(diff)
         if not moves:
             return []
@@ -119,6 +122,22 @@ class SekigaharaReferee:
                         for to in sorted(places)]
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
+        return rulings
+
+    def _draws(self, state: SekigaharaState, diff: TableDiff) -> list[Ruling]:
+        """Blocks coming out of a bag (they appear: the bag is not watched) fill the draws due
+        there: the set-up's markers (5.2.2, 5.2.3) and the recruitment boxes (6.2)."""
+        rulings: list[Ruling] = []
+        appeared: dict[str, list[str]] = {}
+        for tag, zone in diff.appeared.items():
+            block = self.registry.block(tag)
+            if block is not None and state.positions.get(block) == BAG:
+                appeared.setdefault(zone, []).append(block)
+        for zone, blocks in sorted(appeared.items()):
+            side = self._side(blocks[0])
+            action = Action(CHANCE, "draw_blocks", {"side": side, "to": zone,
+                                                    "blocks": sorted(blocks)})
+            rulings.append(self._judge([action], state))
         return rulings
 
     def _moves(self, diff: TableDiff) -> dict[str, tuple[str, str]]:
