@@ -84,7 +84,7 @@ def _combat(ctx: Context, state: SekigaharaState, side: str, cards: list[str]) -
                     found += [Action(side, "deploy", {"block": block, "card": card,
                                                       "also": other_block})
                               for other_block in undeployed(ctx, state, side)
-                              if other_block != block
+                              if other_block > block  # one order: impact sums the same
                               and ctx.kit.block[other_block].clan == face.clan][:1]
     return found
 

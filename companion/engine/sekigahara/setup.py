@@ -101,7 +101,7 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
 def sample_draw_blocks(ctx: Context, state: SekigaharaState, pending: Pending,
                        rng: random.Random) -> Action:
     bag = state.blocks_at(BAG, pending.side, ctx.owner)
-    blocks = rng.sample(bag, min(pending.count, len(bag)))
+    blocks = sorted(rng.sample(bag, min(pending.count, len(bag))))  # a set: canonical order
     return Action(CHANCE, "draw_blocks", {"side": pending.side, "to": pending.to,
                                           "blocks": blocks})
 
