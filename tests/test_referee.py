@@ -141,3 +141,46 @@ def test_blocks_appearing_at_a_set_up_marker_are_that_marker_s_draw():
     too_many = TableDiff({}, {TAG[b]: "gifu" for b in bag[2:5]}, {})
     (alert,) = referee(game).on_diff(game.state, too_many)
     assert isinstance(alert, Alert) and alert.rule == "5.2.2"  # the marker calls for 2
+
+
+def test_mori_blocks_out_of_their_box_after_a_card_each_are_the_mori_arrival():
+    mori = "I-mori-3-1"
+    game = placed(set_up(), {A: "osaka", mori: "mori_box"}, active=ISH, level="total",
+                  clear=True, hands={ISH: ["I-ukita-plain-1", "I-ukita-plain-2"]})
+    ref = referee(game)
+    assert ref.on_card(game.state, "CARD:I-ukita-plain-1") == []
+    (ruling,) = ref.on_diff(game.state, moved(**{mori: ("mori_box", "osaka")}))
+    assert ruling == Proposal(Action(ISH, "mori", {"cards": ["I-ukita-plain-1"]}))  # 9.3
+    game.apply(ruling.action)
+    assert game.state.positions[mori] == "osaka"
+
+
+def test_blocks_taken_from_the_eliminated_area_onto_the_map_are_an_alert_not_a_crash():
+    game = placed(set_up(), {A: "eliminated"}, active=ISH, level="total", clear=True)
+    (alert,) = referee(game).on_diff(game.state, moved(**{A: ("eliminated", "osaka")}))
+    assert isinstance(alert, Alert) and alert.rule == "7.3" and "eliminated" in alert.message
+
+
+def test_the_leader_button_declares_command_for_the_next_move():
+    leader = "I-ukita-leader-1"
+    game = placed(set_up(), {A: "osaka", leader: "osaka"}, active=ISH, level="total",
+                  clear=True)
+    ref = referee(game)
+    (plain,) = ref.on_diff(game.state, moved(**{A: ("osaka", "kyoto")}))
+    assert isinstance(plain, Proposal) and "leader" not in plain.action.args
+    assert ref.on_button(game.state, "leader") == []
+    (declared,) = ref.on_diff(game.state, moved(**{A: ("osaka", "kyoto")}))
+    assert isinstance(declared, Proposal) and declared.action.args["leader"] == leader  # 7.3.4
+    (after,) = ref.on_diff(game.state, moved(**{A: ("osaka", "kyoto")}))
+    assert "leader" not in after.action.args  # one move only
+
+
+def test_who_moves_first_is_asked_on_the_tablet():
+    game = set_up()
+    ref = referee(game)
+    for side in (ISH, TOK):
+        card = sorted(game.state.hands[side].cards)[0]
+        game.apply(Action(side, "bid", {"card": card}))
+    (question,) = ref.decisions(game.state)
+    assert isinstance(question, Question) and "6.3" in question.text
+    assert {a.args["first"] for a in question.options} == {ISH, TOK}

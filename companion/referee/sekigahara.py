@@ -14,8 +14,10 @@ from typing import Any
 
 from companion.engine.core import CHANCE, Action, IllegalAction
 from companion.engine.sekigahara import SekigaharaRules, SekigaharaState
+from companion.engine.sekigahara.aftermath import loss_order
 from companion.engine.sekigahara.battle import initiative
 from companion.engine.sekigahara.combat import battles_due
+from companion.engine.sekigahara.mori import MORI_SIDE
 from companion.engine.sekigahara.state import BAG, ELIMINATED
 from companion.referee.registry import TableRegistry
 from companion.vision.table import TableDiff
@@ -55,6 +57,8 @@ class SekigaharaReferee:
     scanned: list[str] = field(default_factory=list)
     """Cards scanned and not yet used by an action (movement level, forced march, Mori)."""
     desync: Alert | None = None
+    command: bool = False
+    """The `leader` button was pressed: the next group move declares its leader (7.3.4)."""
 
     # --- what the table shows -------------------------------------------------------------
 
@@ -79,16 +83,39 @@ class SekigaharaReferee:
             blocks = sorted(b for b, dest in recruits.items() if dest == to)
             rulings.append(self._judge([Action(self._side(blocks[0]), "recruit",
                                                {"blocks": blocks, "to": to})], state))
-        marches = {b: m for b, m in moves.items() if b not in recruits}
+        mori = sorted(b for b, (frm, _) in moves.items() if frm == self.rules.ctx.mori_box)
+        if mori:
+            rulings.append(self._mori(state, mori))
+        # Enemy blocks taken off to the eliminated area were overrun (7.4) by the move that
+        # passed: the engine decides that from the move itself.
+        overrun = {b for b, (_, to) in moves.items() if to == ELIMINATED}
+        marches = {b: m for b, m in moves.items()
+                   if b not in recruits and b not in mori and b not in overrun}
+        off_map = sorted({frm for frm, _ in marches.values()
+                          if frm not in self.rules.ctx.kit.neighbours})
+        if off_map:
+            rulings.append(Alert("7.3", f"blocks taken from {', '.join(off_map)} onto the "
+                                        "map: only recruitment (7.2) and Mori (9.3) bring "
+                                        "blocks in during movement"))
+            marches = {b: m for b, m in marches.items() if m[0] not in off_map}
         by_origin: dict[str, dict[str, str]] = {}
         for block, (frm, to) in marches.items():
             by_origin.setdefault(frm, {})[block] = to
         for origin, destinations in sorted(by_origin.items()):
             rulings.append(self._judge(list(self._group_moves(state, origin, destinations)),
                                        state))
+            self.command = False
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
         return rulings
+
+    def _mori(self, state: SekigaharaState, blocks: list[str]) -> Ruling:
+        """Mori blocks out of their box: one Ishida card scanned for each (9.3)."""
+        cards = [c for c in self.scanned if self.rules.ctx.card_side[c] == MORI_SIDE]
+        cards = cards[-len(blocks):]
+        for card in cards:
+            self.scanned.remove(card)
+        return self._judge([Action(MORI_SIDE, "mori", {"cards": cards})], state)
 
     def _combat_diff(self, state: SekigaharaState,
                      moves: Mapping[str, tuple[str, str]]) -> list[Ruling]:
@@ -104,12 +131,20 @@ class SekigaharaReferee:
             if card:
                 args["card"] = card
                 self.scanned.remove(card)
-            if len(deployed) == 2:
-                args["also"] = deployed[1]
-            rulings.append(self._judge([Action(side, "deploy", args)], state))
+            ruling = self._judge([Action(side, "deploy", args)], state)
+            if len(deployed) == 2:  # a double card (8.4.2): either order sums the same impact,
+                first, second = (Action(side, "deploy", {**args, "block": a, "also": b})
+                                 for a, b in (deployed, deployed[::-1]))
+                ruling = self._judge([first], state)  # so the other is tried only if refused
+                if isinstance(ruling, Alert):
+                    ruling = self._judge([second], state)
+            rulings.append(ruling)
         lost = sorted(b for b, (_, to) in moves.items() if to == ELIMINATED)
         for side in sorted({self._side(b) for b in lost}):
-            blocks = [b for b in lost if self._side(b) == side]
+            order = ([u for tier in loss_order(self.rules.ctx, state, side) for u in tier]
+                     if state.battle is not None else [])
+            blocks = sorted((b for b in lost if self._side(b) == side),  # 8.7.2's order
+                            key=lambda b: order.index(b) if b in order else len(order))
             rulings.append(self._judge([Action(side, "casualties", {"blocks": blocks})], state))
         battle = state.battle
         at = battle.at if battle is not None else None
@@ -118,8 +153,11 @@ class SekigaharaReferee:
         if leaving:
             places = {moves[b][1] for b in leaving}
             side = self._side(leaving[0])
-            rulings += [self._judge([Action(side, "retreat", {"to": to})], state)
-                        for to in sorted(places)]
+            staying = sorted(b for b in state.blocks_at(at or "", side, self.rules.ctx.owner)
+                             if b not in leaving and state.positions.get(b) != ELIMINATED
+                             and moves.get(b, ("", ""))[1] != ELIMINATED)
+            rulings += [self._judge([Action(side, "retreat", {"to": to, "castle": staying})],
+                                    state) for to in sorted(places)]
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
         return rulings
@@ -157,9 +195,17 @@ class SekigaharaReferee:
         side = self._side(next(iter(destinations)))
         options = [[(block, path) for path in self._paths(state, origin, to)]
                    for block, to in sorted(destinations.items())]
+        leaders: list[str | None] = [None]
+        if self.command:  # 7.3.4: a leader at the origin declared for command
+            leaders = [b for b in state.blocks_at(origin, side, self.rules.ctx.owner)
+                       if self.rules.kit.block[b].leader]
         for combination in list(product(*options))[:MAX_PATHS * 4]:
-            yield Action(side, "move", {"from": origin,
-                                        "paths": {b: list(p) for b, p in combination}})
+            for leader in leaders:
+                args: dict[str, Any] = {"from": origin,
+                                        "paths": {b: list(p) for b, p in combination}}
+                if leader:
+                    args["leader"] = leader
+                yield Action(side, "move", args)
 
     def _paths(self, state: SekigaharaState, origin: str, to: str) -> list[tuple[str, ...]]:
         """Simple paths from `origin` to `to` over roads not used this phase, shortest first."""
@@ -218,8 +264,8 @@ class SekigaharaReferee:
         side = self.rules.ctx.card_side[card]
         if state.phase == "bid":
             return [self._judge([Action(side, "bid", {"card": card})], state)]
-        if state.phase == "movement":
-            self.scanned.append(card)
+        if state.phase in ("movement", "reinforcements"):
+            self.scanned.append(card)  # used by the level, a forced march, Mori or discards
             return []
         if state.phase == "combat" and state.battle is not None:
             return self._combat_card(state, side, card)
@@ -252,6 +298,11 @@ class SekigaharaReferee:
             if not options:
                 return [Alert("7.1", f"{len(cards)} cards scanned: movement costs 0, 1 or 2")]
             return [self._judge(options, state)]
+        if state.phase == "reinforcements" and name == "confirm":
+            return self._discards(state)
+        if state.phase == "movement" and name == "leader":
+            self.command = True
+            return []
         if state.phase == "movement" and side and name == "next_phase":
             return [self._judge([Action(side, "end_movement")], state)]
         if state.phase == "combat" and side and name == "next_phase" and state.battle is None:
@@ -263,10 +314,53 @@ class SekigaharaReferee:
         return []
 
 
+    def _discards(self, state: SekigaharaState) -> list[Ruling]:
+        """Cards scanned in the reinforcement phase are the discards over the hand limit."""
+        rulings: list[Ruling] = []
+        for side in sorted(s for s, owed in state.owed_discards.items() if owed):
+            cards = [c for c in self.scanned if self.rules.ctx.card_side[c] == side]
+            for card in cards:
+                self.scanned.remove(card)
+            rulings.append(self._judge([Action(side, "discard", {"cards": cards})], state))
+        return rulings
+
+    def decisions(self, state: SekigaharaState) -> list[Ruling]:
+        """Choices the table cannot show, asked on the tablet: who moves first (the bid's
+        winner, 6.3), whether the castle's holder stays inside (8.9.2), and a challenged
+        side's admission that it cannot prove loyalty (8.6.1: a proof is a card scanned), and
+        a retreat where every survivor stays in the castle (nothing moves on the table)."""
+        battle = state.battle
+        challenged = battle is not None and battle.challenge is not None
+        staying = battle is not None and battle.stage == "retreat"
+        choosing = state.phase == "first_player" or challenged or staying or (
+            state.phase == "combat" and state.castle_choice is not None)
+        if not choosing:
+            return []
+        options = tuple(a for role in self.rules.to_move(state)
+                        for a in self.rules.legal_actions(state, role)
+                        if (not challenged or a.verb == "defect")  # a proof is a card scanned
+                        and (not staying or self._all_stay(state, a)))
+        return [Question(_question(options[0]), options)] if options else []
+
+
+    def _all_stay(self, state: SekigaharaState, retreat: Action) -> bool:
+        """A retreat leaving nobody on the road: every survivor stays in the castle (8.8),
+        which the table cannot show, so the tablet asks."""
+        battle = state.battle
+        assert battle is not None
+        survivors = state.blocks_at(battle.at, retreat.role, self.rules.ctx.owner)
+        return sorted(retreat.args.get("castle") or []) == survivors
+
+
 def _question(example: Action) -> str:
     return {"move": f"From {example.args.get('from')}: which way did they go?",
             "movement_level": "No movement, or minimal movement?",
-            "declare": "Where is combat declared first?"}.get(example.verb, "Which one?")
+            "declare": "Where is combat declared first?",
+            "choose_first": "Who moves first this week (6.3)?",
+            "castle": "Does the castle's holder stay inside (8.9.2)?",
+            "retreat": "Do all the survivors stay in the castle?",
+            "defect": "No loyalty card to show: do the blocks defect (8.6.1)?",
+            }.get(example.verb, "Which one?")
 
 
 def describe(ruling: Ruling) -> dict[str, Any]:
