@@ -266,3 +266,31 @@ def _median_ms(work: Any, times: int) -> float:
         assert work()
         spent.append((time.perf_counter() - start) * 1000)
     return round(statistics.median(spent), 2)
+
+
+def bench_referee(games: int = 20, seed: int = 0) -> dict[str, Any]:
+    """Random Sekigahara games acted out at the table (zones, scans, buttons) and read back
+    by the referee: how many actions it recovers, asks about or misses, and how fast."""
+    from companion.kits import SekigaharaKit
+    from companion.referee import TableRegistry
+    from companion.referee.script import ReadBack, read_back
+
+    kit = load_kit("sekigahara")
+    assert isinstance(kit, SekigaharaKit)
+    registry = TableRegistry.in_kit_order(kit)
+    total = ReadBack()
+    elapsed = 0.0
+    for n in range(games):
+        played = _play(seed + n, [])
+        fresh: Game[Any] = Game(rules_class("sekigahara")(kit), seed=seed + n)
+        start = time.perf_counter()
+        result = read_back([ply.action for ply in played.history], fresh, registry)
+        elapsed += time.perf_counter() - start
+        for mine, theirs in ((total.recovered, result.recovered), (total.asked, result.asked),
+                             (total.missed, result.missed), (total.hidden, result.hidden)):
+            mine.update(theirs)
+        total.first_misses += result.first_misses[:10 - len(total.first_misses)]
+    figures = total.summary()
+    figures.update(games=games, asked_by_verb=dict(total.asked),
+                   ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))
+    return figures

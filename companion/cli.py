@@ -207,6 +207,23 @@ def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
         f"median {f['replay_game_s']} s, slowest {f['replay_game_s_max']} s"])
 
 
+@bench.command("referee")
+@click.option("--games", default=20, show_default=True, help="Random games to act out.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_referee_command(games: int, seed: int, as_json: bool) -> None:
+    """Act random games out at the table (no pixels) and count what the referee reads back."""
+    from companion.bench import bench_referee
+
+    f = bench_referee(games=games, seed=seed)
+    _report(f, as_json, [
+        f"{f['actions']} table actions in {f['games']} games: {f['recovered']} recovered, "
+        f"{f['asked']} asked on the tablet, {f['missed']} missed; {f['hidden']} hidden deals",
+        f"asked: {f['asked_by_verb']}", f"missed: {f['missed_by_verb']}",
+        f"reading time: {f['ms_per_action']} ms per action",
+        *f["first_misses"]])
+
+
 def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
     """A benchmark's figures: one JSON object for scripts, or sentences for people."""
     click.echo(json.dumps(figures) if as_json else "\n".join(lines))

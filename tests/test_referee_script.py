@@ -1,0 +1,59 @@
+"""Whole simulated games acted out at the table (zones, card scans, buttons) and read back by
+the referee: every scripted action is recovered or offered in a question (9, the simulated
+table's script, without pixels)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from companion.engine import Game, random_playout, rules_class
+from companion.kits import load_kit
+from companion.referee import Proposal, Question, SekigaharaReferee, TableRegistry
+from companion.referee.script import act_out, feed, read_back, shown
+
+KIT = load_kit("sekigahara")
+REGISTRY = TableRegistry.in_kit_order(KIT)
+
+
+def _script(seed: int) -> list:
+    game = Game(rules_class("sekigahara")(KIT), seed=seed)
+    random_playout(game)
+    return [ply.action for ply in game.history]
+
+
+def test_every_action_of_simulated_games_is_read_back_from_the_table():
+    seen: Counter[str] = Counter()
+    for seed in range(4):
+        script = _script(seed)
+        result = read_back(script, Game(rules_class("sekigahara")(KIT), seed=seed), REGISTRY)
+        summary = result.summary()
+        assert summary["missed"] == 0, summary["first_misses"]
+        assert summary["actions"] + summary["hidden"] == len(script)
+        seen += result.recovered + result.asked
+    # the games reach the table actions of 6 (weeks), 7 (movement), 8 (combat) and 9.3 (Mori)
+    for verb in ("draw_blocks", "bid", "choose_first", "discard", "movement_level", "move",
+                 "recruit", "mori", "end_movement", "declare", "castle", "deploy", "done",
+                 "challenge", "prove", "casualties", "retreat"):
+        assert seen[verb] > 0, verb
+
+
+def test_the_referee_reads_the_move_the_table_shows_not_another():
+    """Falsifiable: of two legal moves from one place, the one acted out is the one read."""
+    script = _script(1)
+    at = next(i for i, a in enumerate(script) if a.verb == "move")
+    game = Game(rules_class("sekigahara")(KIT), seed=1)
+    referee = SekigaharaReferee(game.rules, REGISTRY)
+    for action in script[:at]:
+        game.apply(action)
+    first = script[at]
+    ends = {b: p[-1] for b, p in first.args["paths"].items()}
+    other = next(a for a in game.rules.legal_actions(game.state, first.role)
+                 if a.verb == "move" and a.args["from"] == first.args["from"]
+                 and {b: p[-1] for b, p in a.args["paths"].items()} != ends)
+    before = game.state
+    table = shown(before, {})
+    game.apply(other)
+    rulings = feed(referee, before, act_out(before, other, game.state, table, REGISTRY))
+    offered = [r.action for r in rulings if isinstance(r, Proposal)] + [
+        a for r in rulings if isinstance(r, Question) for a in r.options]
+    assert other in offered and first not in offered
