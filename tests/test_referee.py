@@ -184,3 +184,26 @@ def test_who_moves_first_is_asked_on_the_tablet():
     (question,) = ref.decisions(game.state)
     assert isinstance(question, Question) and "6.3" in question.text
     assert {a.args["first"] for a in question.options} == {ISH, TOK}
+
+
+def test_a_card_scanned_before_a_move_too_long_without_it_is_a_forced_march():
+    card = "I-ukita-plain-1"
+    game = placed(set_up(), {A: "osaka"}, active=ISH, level="limited", clear=True,
+                  hands={ISH: [card]})
+    rules, state = game.rules, game.state
+    kit = rules.ctx.kit
+    # a place one step beyond A's range: refused without the card, accepted with it (7.3.3)
+    far = next(to for to in kit.neighbours
+               for path in referee(game)._paths(state, "osaka", to)
+               if not rules.accepts(state, Action(ISH, "move", {"from": "osaka",
+                                                               "paths": {A: list(path)}}))
+               and rules.accepts(state, Action(ISH, "move", {
+                   "from": "osaka", "paths": {A: list(path)}, "forced_march": card})))
+    (refused,) = referee(game).on_diff(state, moved(**{A: ("osaka", far)}))
+    assert isinstance(refused, Alert) and refused.rule.startswith("7.3")
+    ref = referee(game)
+    ref.on_card(state, f"CARD:{card}")
+    (ruling,) = ref.on_diff(state, moved(**{A: ("osaka", far)}))
+    assert isinstance(ruling, Proposal) and ruling.action.args["forced_march"] == card
+    assert ref.scanned == []
+    game.apply(ruling.action)

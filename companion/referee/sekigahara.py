@@ -102,8 +102,14 @@ class SekigaharaReferee:
         for block, (frm, to) in marches.items():
             by_origin.setdefault(frm, {})[block] = to
         for origin, destinations in sorted(by_origin.items()):
-            rulings.append(self._judge(list(self._group_moves(state, origin, destinations)),
-                                       state))
+            side = self._side(next(iter(destinations)))
+            card = next((c for c in reversed(self.scanned)
+                         if self.rules.ctx.card_side[c] == side), None)
+            ruling = self._judge(list(self._group_moves(state, origin, destinations, card)),
+                                 state)
+            if card is not None and not isinstance(ruling, Alert):
+                self.scanned.remove(card)
+            rulings.append(ruling)
             self.command = False
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
@@ -190,9 +196,15 @@ class SekigaharaReferee:
         return self.rules.ctx.owner[block]
 
     def _group_moves(self, state: SekigaharaState, origin: str,
-                     destinations: Mapping[str, str]) -> Iterator[Action]:
-        """Every way the blocks could have gone: a path per block, combined."""
+                     destinations: Mapping[str, str], card: str | None) -> Iterator[Action]:
+        """Every way the blocks could have gone: a path per block, combined; with a card
+        scanned before the move, a forced march (7.3.3) for the whole group or for the blocks
+        of one destination."""
         side = self._side(next(iter(destinations)))
+        marching: list[list[str] | None] = [None]
+        if card is not None and len(set(destinations.values())) > 1:
+            marching += [sorted(b for b, to in destinations.items() if to == place)
+                         for place in sorted(set(destinations.values()))]
         options = [[(block, path) for path in self._paths(state, origin, to)]
                    for block, to in sorted(destinations.items())]
         leaders: list[str | None] = [None]
@@ -200,11 +212,15 @@ class SekigaharaReferee:
             leaders = [b for b in state.blocks_at(origin, side, self.rules.ctx.owner)
                        if self.rules.kit.block[b].leader]
         for combination in list(product(*options))[:MAX_PATHS * 4]:
-            for leader in leaders:
+            for leader, group in product(leaders, marching):
                 args: dict[str, Any] = {"from": origin,
                                         "paths": {b: list(p) for b, p in combination}}
                 if leader:
                     args["leader"] = leader
+                if card is not None:
+                    args["forced_march"] = card
+                if group is not None:
+                    args["marching"] = group
                 yield Action(side, "move", args)
 
     def _paths(self, state: SekigaharaState, origin: str, to: str) -> list[tuple[str, ...]]:
