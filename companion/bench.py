@@ -286,11 +286,7 @@ def bench_referee(games: int = 20, seed: int = 0) -> dict[str, Any]:
         start = time.perf_counter()
         result = read_back([ply.action for ply in played.history], fresh, registry)
         elapsed += time.perf_counter() - start
-        for mine, theirs in ((total.recovered, result.recovered), (total.asked, result.asked),
-                             (total.missed, result.missed), (total.hidden, result.hidden)):
-            mine.update(theirs)
-        total.first_misses += result.first_misses[:10 - len(total.first_misses)]
+        total.add(result)
     figures = total.summary()
-    figures.update(games=games, asked_by_verb=dict(total.asked),
-                   ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))
+    figures.update(games=games, ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))
     return figures

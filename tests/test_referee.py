@@ -10,7 +10,7 @@ from companion.referee import Alert, Proposal, Question, SekigaharaReferee, Tabl
 from companion.vision.table import TableDiff
 
 REGISTRY = TableRegistry.in_kit_order(KIT)
-TAG = {block: tag for tag, block in REGISTRY.blocks.items()}
+TAG = REGISTRY.tags
 ISH, TOK = "ishida", "tokugawa"
 A, B, C = "I-ukita-2-1", "I-ukita-2-2", "I-ukita-3-1"
 

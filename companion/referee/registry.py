@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.inputs.labels import card_from_code
 from companion.kits.sekigahara import SekigaharaKit
@@ -27,6 +28,11 @@ class TableRegistry:
 
     def block(self, tag: int) -> str | None:
         return self.blocks.get(tag)
+
+    @cached_property
+    def tags(self) -> Mapping[str, int]:
+        """Block id -> tag id: where the simulated table puts each block's tag."""
+        return {block: tag for tag, block in self.blocks.items()}
 
     def card(self, code: str) -> str | None:
         return card_from_code(code) or self.cards.get(code)

@@ -36,6 +36,8 @@ PRESSES = {"movement_level": "confirm", "end_movement": "next_phase", "discard":
 """Actions with no footprint on the board: the button a player presses for them."""
 HIDDEN = {"deal"}
 """Chance actions nobody sees at the table: cards dealt face down (the hands are counted)."""
+MISSES_KEPT = 10
+"""Misses kept word for word, to show what the referee said instead."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def shown(state: SekigaharaState, table: Mapping[str, str]) -> dict[str, str]:
 def act_out(before: SekigaharaState, action: Action, after: SekigaharaState,
             table: dict[str, str], registry: TableRegistry) -> list[TableInput]:
     """What a player does at the table for `action`; `table` is updated to show `after`."""
-    tag = {block: t for t, block in registry.blocks.items()}
+    tag = registry.tags
     inputs: list[TableInput] = [Scan(f"CARD:{c}") for c in _cards(action)]
     if before.battle is not None and after.battle is None:
         back = {b: before.positions[b] for b, at in table.items() if at == DEPLOYMENT}
@@ -120,12 +122,19 @@ class ReadBack:
     hidden: Counter[str] = field(default_factory=Counter)
     first_misses: list[str] = field(default_factory=list)
 
+    def add(self, other: ReadBack) -> None:
+        """Count `other`'s game in too (the first misses up to MISSES_KEPT in all)."""
+        for mine, theirs in ((self.recovered, other.recovered), (self.asked, other.asked),
+                             (self.missed, other.missed), (self.hidden, other.hidden)):
+            mine.update(theirs)
+        self.first_misses += other.first_misses[:MISSES_KEPT - len(self.first_misses)]
+
     def summary(self) -> dict[str, Any]:
         total = sum((self.recovered + self.asked + self.missed).values())
         return {"actions": total, "recovered": sum(self.recovered.values()),
                 "asked": sum(self.asked.values()), "missed": sum(self.missed.values()),
-                "hidden": sum(self.hidden.values()), "missed_by_verb": dict(self.missed),
-                "first_misses": self.first_misses}
+                "hidden": sum(self.hidden.values()), "asked_by_verb": dict(self.asked),
+                "missed_by_verb": dict(self.missed), "first_misses": self.first_misses}
 
 
 def read_back(script: Iterable[Action], game: Game[Any], registry: TableRegistry) -> ReadBack:
@@ -173,7 +182,7 @@ def _count(result: ReadBack, action: Action, rulings: list[Ruling]) -> None:
         result.asked[action.verb] += 1
     else:
         result.missed[action.verb] += 1
-        if len(result.first_misses) < 10:
+        if len(result.first_misses) < MISSES_KEPT:
             said = "; ".join(type(r).__name__ + ": " + _brief(r) for r in rulings) or "nothing"
             result.first_misses.append(f"{action.text()[:120]} -> {said[:200]}")
 

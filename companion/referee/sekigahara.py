@@ -103,24 +103,30 @@ class SekigaharaReferee:
             by_origin.setdefault(frm, {})[block] = to
         for origin, destinations in sorted(by_origin.items()):
             side = self._side(next(iter(destinations)))
-            card = next((c for c in reversed(self.scanned)
-                         if self.rules.ctx.card_side[c] == side), None)
+            card = next(reversed(self._waiting(side)), None)
             ruling = self._judge(list(self._group_moves(state, origin, destinations, card)),
                                  state)
             if card is not None and not isinstance(ruling, Alert):
-                self.scanned.remove(card)
+                self._use([card])  # a refused move keeps its card for the next try
             rulings.append(ruling)
             self.command = False
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
         return rulings
 
-    def _mori(self, state: SekigaharaState, blocks: list[str]) -> Ruling:
-        """Mori blocks out of their box: one Ishida card scanned for each (9.3)."""
-        cards = [c for c in self.scanned if self.rules.ctx.card_side[c] == MORI_SIDE]
-        cards = cards[-len(blocks):]
+    def _waiting(self, side: str) -> list[str]:
+        """`side`'s cards scanned and not yet used, in scan order."""
+        return [c for c in self.scanned if self.rules.ctx.card_side[c] == side]
+
+    def _use(self, cards: list[str]) -> None:
+        """Cards an action has taken: no longer waiting."""
         for card in cards:
             self.scanned.remove(card)
+
+    def _mori(self, state: SekigaharaState, blocks: list[str]) -> Ruling:
+        """Mori blocks out of their box: one Ishida card scanned for each (9.3)."""
+        cards = self._waiting(MORI_SIDE)[-len(blocks):]
+        self._use(cards)
         return self._judge([Action(MORI_SIDE, "mori", {"cards": cards})], state)
 
     def _combat_diff(self, state: SekigaharaState,
@@ -131,19 +137,18 @@ class SekigaharaReferee:
         deployed = sorted(b for b, (_, to) in moves.items() if to == DEPLOYMENT)
         if deployed:
             side = self._side(deployed[0])
-            card = next((c for c in reversed(self.scanned)
-                         if self.rules.ctx.card_side[c] == side), None)
-            args: dict[str, Any] = {"block": deployed[0]}
-            if card:
-                args["card"] = card
-                self.scanned.remove(card)
-            ruling = self._judge([Action(side, "deploy", args)], state)
+            card = self._waiting(side)[-1:]  # the card scanned just before its block
+            self._use(card)
+            args: dict[str, Any] = {"card": card[0]} if card else {}
             if len(deployed) == 2:  # a double card (8.4.2): either order sums the same impact,
                 first, second = (Action(side, "deploy", {**args, "block": a, "also": b})
                                  for a, b in (deployed, deployed[::-1]))
                 ruling = self._judge([first], state)  # so the other is tried only if refused
                 if isinstance(ruling, Alert):
                     ruling = self._judge([second], state)
+            else:
+                ruling = self._judge([Action(side, "deploy", {**args, "block": deployed[0]})],
+                                     state)
             rulings.append(ruling)
         lost = sorted(b for b, (_, to) in moves.items() if to == ELIMINATED)
         for side in sorted({self._side(b) for b in lost}):
@@ -242,7 +247,7 @@ class SekigaharaReferee:
                         grown.append((*path, nxt))
             frontier = grown
             if found:
-                break  # the shortest paths only: a longer way round is asked about, not guessed
+                break  # the shortest paths only: a longer way round is never guessed
         return found
 
     def _judge(self, candidates: list[Action], state: SekigaharaState) -> Ruling:
@@ -334,9 +339,8 @@ class SekigaharaReferee:
         """Cards scanned in the reinforcement phase are the discards over the hand limit."""
         rulings: list[Ruling] = []
         for side in sorted(s for s, owed in state.owed_discards.items() if owed):
-            cards = [c for c in self.scanned if self.rules.ctx.card_side[c] == side]
-            for card in cards:
-                self.scanned.remove(card)
+            cards = self._waiting(side)
+            self._use(cards)
             rulings.append(self._judge([Action(side, "discard", {"cards": cards})], state))
         return rulings
 
