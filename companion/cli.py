@@ -465,6 +465,65 @@ def games_repatch(store: Store) -> None:
         raise SystemExit(1)
 
 
+@main.command("demo")
+@click.option("--seed", default=1, show_default=True, help="The simulated game to play.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, help="The tablet's port (0: any).")
+@click.option("--db", type=click.Path(path_type=Path, dir_okay=False),
+              help="Keep the game in this database (default: a temporary one).")
+@click.option("--actions", "max_actions", type=int, help="Stop after this many actions.")
+@click.option("--illegal-at", type=int,
+              help="Before this action, a player moves a block illegally and puts it back.")
+@click.option("--pace", default=0.0, show_default=True,
+              help="Seconds to pause after each table change (to follow on the tablet).")
+@click.option("--camera", default="3280x2464", show_default=True, help="Frame size WxH.")
+@click.option("--headless", is_flag=True, help="No browser: progress lines and a summary.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
+                 illegal_at: int | None, pace: float, camera: str, headless: bool,
+                 as_json: bool) -> None:
+    """Play a simulated Sekigahara game at a simulated table through the whole pipeline.
+
+    Frames from the synthetic camera, cards through a card reader on a pseudo-terminal and
+    buttons on mock GPIO pins go through detection, tracking, the referee, the engine and the
+    record, with the live tablet at http://HOST:PORT/. Without --headless the tablet opens in
+    the browser. Exits 1 unless the record verifies and matches the simulator's game.
+    """
+    import webbrowser
+
+    from companion.demo import DemoOptions, run_demo
+
+    width, _, height = camera.partition("x")
+    options = DemoOptions(seed=seed, host=host, port=port, db=db, max_actions=max_actions,
+                          illegal_at=illegal_at, pace=pace, camera=(int(width), int(height)))
+
+    def progress(line: str) -> None:
+        if not as_json:
+            click.echo(line)
+        if line.startswith("tablet: ") and not headless:
+            webbrowser.open(line.split()[1])
+
+    report = run_demo(options, progress).to_json()
+    keys = ("fps", "stable_states", "actions", "questions", "alerts", "latency_ms_p50",
+            "latency_ms_p95", "record_verified", "matches_script")
+    _report({**{k: report[k] for k in keys}, **report}, as_json, [
+        f"{report['script_actions']} actions in {report['seconds']} s: {report['frames']} "
+        f"frames at {report['fps']} frames/s, {report['stable_states']} stable states",
+        f"read from the table: {report['actions']}; questions asked: {report['questions']} "
+        f"({report['answered']} answered with a tap); entered by hand: {report['manual']}; "
+        f"dealt face down: {report['hidden']}; alerts: {report['alerts']}",
+        f"stable frame to tablet: p50 {report['latency_ms_p50']} ms, "
+        f"p95 {report['latency_ms_p95']} ms",
+        f"record verified: {report['record_verified']}; matches the simulator's game: "
+        f"{report['matches_script']}" + (f"; the illegal move was seen and put right: "
+                                         f"{report['illegal_corrected']}"
+                                         if report['illegal_corrected'] is not None else ""),
+        *(f"  entered by hand: {miss}" for miss in report["misses"][:10]),
+    ])
+    if not (report["record_verified"] and report["matches_script"]):
+        raise SystemExit(1)
+
+
 @main.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on (the local network by default).")

@@ -86,6 +86,15 @@ class Geometry:
             return AMBIGUOUS
         return near[0][1]
 
+    def box_at(self, x: float, y: float) -> str | None:
+        """The box or area (a rectangle zone) at board point (x, y), if any."""
+        return next((z.id for z in self.zones if z.rect is not None and z.contains(x, y)), None)
+
+    @property
+    def locations(self) -> tuple[Zone, ...]:
+        """The map's locations (circle zones), as opposed to boxes and areas."""
+        return tuple(z for z in self.zones if z.radius is not None)
+
     def zone(self, zone_id: str) -> Zone:
         return next(z for z in self.zones if z.id == zone_id)
 

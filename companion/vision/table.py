@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.detect import TagDetector, TagRead
 from companion.vision.geometry import AMBIGUOUS, Geometry
+from companion.vision.stacks import Placed, assign_zones
 
 __all__ = [
     "BoardNotFound", "Calibration", "Reading", "StableTracker", "TableDiff", "TableReader",
@@ -79,6 +80,8 @@ class Reading:
     unknown: tuple[int, ...]
     board_found: bool
     moving: bool
+    positions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
+    """Each placed or outside tag's centre in board millimetres (for reading stacks)."""
 
 
 @dataclass
@@ -102,6 +105,7 @@ class TableReader:
                 return Reading({}, (), (), False, moving)
         assert self.calibration is not None
         zones: dict[int, str] = {}
+        positions: dict[int, tuple[float, float]] = {}
         outside, unknown = [], []
         for read in reads:
             if read.id in self.geometry.corners:
@@ -109,12 +113,14 @@ class TableReader:
             if self.known_tags is not None and read.id not in self.known_tags:
                 unknown.append(read.id)
                 continue
-            where = self.geometry.zone_of(*self.calibration.board_point(*read.center))
+            positions[read.id] = self.calibration.board_point(*read.center)
+            where = self.geometry.zone_of(*positions[read.id])
             if where is None:
                 outside.append(read.id)
             else:
                 zones[read.id] = where
-        return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving)
+        return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving,
+                       positions)
 
     def _hand(self, frame: np.ndarray) -> bool:
         """A hand resting over the table: a patch of skin tones (hue 0-22 degrees, some
@@ -168,16 +174,23 @@ class StableTracker:
     """Still frames that must agree before a snapshot is stable."""
     grace: int = 2
     """Frames a tag may go unseen without being taken as gone."""
+    stacks: Geometry | None = None
+    """Read the map by stacks (`vision.stacks`) on this geometry instead of tag by tag."""
+    link: float = 24.4
+    """Blocks whose centres are this close (mm) are one stack (Layout.link for 14 mm tags)."""
+    still: float = 6.0
+    """A tag within this many mm of its last stable place has not been moved."""
     stable: TableSnapshot | None = None
     _history: list[dict[int, str]] = field(default_factory=list)
     _missing: dict[int, int] = field(default_factory=dict)
+    _placed: dict[int, Placed] = field(default_factory=dict)
 
     def feed(self, reading: Reading) -> TableDiff | None:
         """A diff when a new stable snapshot differs from the last; None otherwise."""
         if reading.moving or not reading.board_found:
             self._history.clear()  # hands over the board: nothing is trusted
             return None
-        zones = self._with_grace(dict(reading.zones))
+        zones = self._with_grace(self._zones(reading))
         if AMBIGUOUS in zones.values():
             self._history.clear()
             return None
@@ -186,9 +199,19 @@ class StableTracker:
             return None
         previous = self.stable
         self.stable = TableSnapshot(zones, 1.0)
+        self._placed = {t: Placed(z, reading.positions[t]) if t in reading.positions
+                        else self._placed[t] for t, z in zones.items()
+                        if t in reading.positions or t in self._placed}
         if previous is None or previous.zones == zones:
             return None if previous is not None else TableDiff({}, zones, {})
         return _diff(previous.zones, zones)
+
+    def _zones(self, reading: Reading) -> dict[int, str]:
+        if self.stacks is None or not reading.positions:
+            return dict(reading.zones)
+        zones, _ = assign_zones(self.stacks, reading.positions, self._placed, self.link,
+                                self.still)
+        return zones
 
     def _with_grace(self, zones: dict[int, str]) -> dict[int, str]:
         if self.stable is None:

@@ -1,0 +1,101 @@
+"""Stacks read as stacks: the zone each block on the map belongs to.
+
+On a crowded map a block's nearest location is not always its location: Kiyosu's blocks spill
+towards Okazaki, 33 mm away, once three stand there. Players keep each location's blocks
+together as one stack, apart from the next location's stack, and read the table by stacks; so
+does the companion. Blocks whose centres are within `link` mm of each other form a stack. A
+stack takes the zone its blocks that have not moved since the last stable snapshot stood in
+(continuity: a block keeps its zone until it is carried). A stack whose blocks all moved (or a
+first look at the table) takes the location of its anchor: the block nearest a location's
+centre, since a player puts a location's first block on the location itself. Two kept zones in
+one stack, or an anchor between two locations, make the stack ambiguous: never guessed. Blocks
+in a box or an area (rectangles) are in it, whatever their neighbours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.vision.geometry import AMBIGUOUS, Geometry
+
+__all__ = ["Placed", "assign_zones", "stacks"]
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a tag stood in the last stable snapshot, and the zone it was read in."""
+
+    zone: str
+    at: Point
+
+
+def assign_zones(geometry: Geometry, positions: Mapping[int, Point],
+                 before: Mapping[int, Placed], link: float,
+                 still: float) -> tuple[dict[int, str], tuple[int, ...]]:
+    """Tag -> zone (or AMBIGUOUS) for the tags at `positions` (board mm), and the tags outside
+    every zone. `before`: the last stable placements; a tag within `still` mm of its place
+    there has not moved."""
+    zones: dict[int, str] = {}
+    on_map: dict[int, Point] = {}
+    for tag, at in positions.items():
+        box = geometry.box_at(*at)
+        if box is not None:
+            zones[tag] = box
+        else:
+            on_map[tag] = at
+    outside: list[int] = []
+    for stack in stacks(on_map, link):
+        zone = _kept(stack, on_map, before, geometry, still) or _anchor(stack, on_map, geometry)
+        if zone is None:
+            outside += stack
+        else:
+            zones.update(dict.fromkeys(stack, zone))
+    return zones, tuple(sorted(outside))
+
+
+def stacks(positions: Mapping[int, Point], link: float) -> list[list[int]]:
+    """Groups of tags chained by distances of at most `link` (connected components)."""
+    tags = sorted(positions)
+    seen: set[int] = set()
+    groups = []
+    for start in tags:
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            tag = todo.pop()
+            group.append(tag)
+            for other in tags:
+                if other not in seen and _distance(positions[tag], positions[other]) <= link:
+                    seen.add(other)
+                    todo.append(other)
+        groups.append(sorted(group))
+    return groups
+
+
+def _kept(stack: list[int], at: Mapping[int, Point], before: Mapping[int, Placed],
+          geometry: Geometry, still: float) -> str | None:
+    """The one map zone the stack's unmoved blocks were in; AMBIGUOUS if they disagree."""
+    boxes = {z.id for z in geometry.zones if z.rect is not None}
+    kept = {before[t].zone for t in stack
+            if t in before and before[t].zone not in boxes and before[t].zone != AMBIGUOUS
+            and _distance(before[t].at, at[t]) <= still}
+    if not kept:
+        return None
+    return kept.pop() if len(kept) == 1 else AMBIGUOUS
+
+
+def _anchor(stack: list[int], at: Mapping[int, Point], geometry: Geometry) -> str | None:
+    """The zone of the stack's block nearest a location's centre (None: off every location)."""
+    anchor = min(stack, key=lambda t: min((z.distance(*at[t]) for z in geometry.locations),
+                                          default=math.inf))
+    return geometry.zone_of(*at[anchor])
+
+
+def _distance(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
