@@ -283,7 +283,7 @@ def test_buttons_report_presses_and_lights_show_the_table_state(mock_pins):
 
 def test_a_pin_wired_twice_is_refused(tmp_path):
     bad = tmp_path / "pins.yaml"
-    bad.write_text("buttons: {confirm: 17, undo: 17, next_phase: 22}\n"
+    bad.write_text("buttons: {confirm: 17, undo: 17, next_phase: 22, leader: 23}\n"
                    "lights: {green: 5, red: 6, amber: 13}\n")
     with pytest.raises(ValueError, match="used twice"):
         Pins.load(bad)

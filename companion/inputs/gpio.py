@@ -1,7 +1,7 @@
 """Buttons, lights and a buzzer on the Pi's GPIO (gpiozero), pins from one file.
 
-Buttons: confirm, undo, next phase. Lights: green (accepted), red (illegal), amber (waiting for
-a confirmation). Tests drive gpiozero's own mock pin factory.
+Buttons: confirm, undo, next phase, leader (7.3.4). Lights: green (accepted), red (illegal),
+amber (waiting for a confirmation). Tests drive gpiozero's own mock pin factory.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from companion.inputs.events import ButtonPressed
 
 __all__ = ["BUTTONS", "LIGHTS", "Pins", "TableHardware"]
 
-BUTTONS = ("confirm", "undo", "next_phase")
+BUTTONS = ("confirm", "undo", "next_phase", "leader")
 LIGHTS = ("green", "red", "amber")
 DEFAULT_PINS = Path(__file__).parents[2] / "hardware" / "pins.yaml"
 

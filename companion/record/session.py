@@ -16,7 +16,15 @@ from typing import Any
 
 from companion.engine import REFEREE, Action, Event, Game, IllegalAction, rules_class
 from companion.kits import load_kit
-from companion.record.format import Entry, Header, KitRef, Record, RecordError, write_record
+from companion.record.format import (
+    SOURCES,
+    Entry,
+    Header,
+    KitRef,
+    Record,
+    RecordError,
+    write_record,
+)
 from companion.record.replay import UNDO, Replayer, replay
 from companion.record.store import Store
 
@@ -68,6 +76,8 @@ class Session:
     def play(self, action: Action, source: str, *, by: str | None = None,
              note: str | None = None, snapshot: bytes | None = None) -> tuple[Event, ...]:
         """Apply and durably record `action`; IllegalAction leaves game and store untouched."""
+        if source not in SOURCES:
+            raise ValueError(f"unknown source {source!r}: one of {', '.join(SOURCES)}")
         events = self.game.apply(action)
         entry = Entry(len(self.entries) + 1, self.clock(), source, action, events, by, note)
         self._store(entry, snapshot)

@@ -90,8 +90,8 @@ def act_out(before: SekigaharaState, action: Action, after: SekigaharaState,
         inputs.append(Seen(diff))
     if action.verb == "move" and action.args.get("leader"):
         inputs.insert(0, Press("leader"))  # declared to the opponent (7.3.4)
-    if action.verb in PRESSES:
-        inputs.append(Press(PRESSES[action.verb]))
+    if action.verb in PRESSES:  # after the cards, before what the rules then do on the table
+        inputs.insert(len(_cards(action)), Press(PRESSES[action.verb]))
     return [i for i in inputs if not isinstance(i, Seen) or i.diff]
 
 

@@ -106,8 +106,10 @@ class Hub:
                 if role == REFEREE else [],
             }
 
-    def act(self, role: str, action: Action, source: str) -> list[dict[str, Any]]:
-        """Apply an action for `role` (the referee may act for anyone); record; notify.
+    def act(self, role: str, action: Action, source: str,
+            snapshot: bytes | None = None) -> list[dict[str, Any]]:
+        """Apply an action for `role` (the referee may act for anyone); record (with the
+        camera's frame that showed it, if any); notify.
 
         Raises IllegalAction (remembered for the legality panel) or PermissionError.
         """
@@ -117,7 +119,7 @@ class Hub:
             raise PermissionError("the referee has paused the game")
         with self._lock:
             try:
-                events = self.session.play(action, source)
+                events = self.session.play(action, source, snapshot=snapshot)
             except IllegalAction as exc:
                 self.alert = Alert(action.role, exc.rule, exc.message, exc.legal)
                 self._changed()
@@ -126,11 +128,31 @@ class Hub:
             self._changed()
             return [e.to_json() for e in events]
 
+    def raise_alert(self, alert: Alert) -> None:
+        """The table shows something illegal (the referee's alert): on every screen, each
+        role seeing what `Alert.for_role` allows."""
+        with self._lock:
+            self.alert = alert
+            self._changed()
+
+    def clear_alert(self) -> None:
+        with self._lock:
+            if self.alert is not None:
+                self.alert = None
+                self._changed()
+
     def ask(self, text: str, options: tuple[Action, ...]) -> None:
         """Put a question on the screens: the acting side answers with a tap."""
         with self._lock:
             self.question = (text, options)
             self._changed()
+
+    def drop_question(self) -> None:
+        """The game has moved past the question (answered some other way)."""
+        with self._lock:
+            if self.question is not None:
+                self.question = None
+                self._changed()
 
     def answer(self, role: str, choice: int, source: str = "tablet") -> list[dict[str, Any]]:
         """The chosen option is applied like any action; the question is then closed."""
