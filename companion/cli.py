@@ -535,14 +535,33 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 @click.option("--option", "options", multiple=True, metavar="KEY=JSON",
               help="A game option for --new, e.g. --option knowledge='\"table\"'.")
 @click.option("--referee-token", help="The referee's token (default: a fresh random one).")
+@click.option("--camera", help="Watch the table: usb:0, usb:/dev/video0, pi, folder:PATH or "
+              "video:PATH (without it, actions are entered on the tablet).")
+@click.option("--reader", type=click.Path(dir_okay=False),
+              help="The card reader's serial device (e.g. /dev/rfid).")
+@click.option("--reader-protocol", type=click.Choice(["rdm6300", "line"]), default="rdm6300",
+              show_default=True)
+@click.option("--gpio", is_flag=True, help="Buttons, lights and buzzer on the Pi's GPIO.")
 def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
                   new_game: str | None, options: tuple[str, ...],
-                  referee_token: str | None) -> None:
+                  referee_token: str | None, camera: str | None, reader: str | None,
+                  reader_protocol: str, gpio: bool) -> None:
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
-    Sekigahara game at the table (table knowledge) when there is none.
+    Sekigahara game at the table (table knowledge) when there is none. With --camera the
+    companion watches the table and referees it (docs/referee.md).
     """
+    from companion.referee.live import TableOptions, frame_source
+
+    table = None
+    if camera is not None:
+        try:
+            frame_source(camera)
+        except ValueError as exc:
+            click.echo(f"error: {exc}", err=True)
+            raise SystemExit(2) from None
+        table = TableOptions(camera, reader, reader_protocol, gpio)
     import secrets
 
     from companion.record.session import Session
@@ -551,9 +570,12 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     store = _open_store(db)
     if game_id is None and new_game is None:
         unfinished = store.games(unfinished=True)
-        if unfinished and click.confirm(
-                f"Resume game {unfinished[0].id} ({unfinished[0].game}, started "
-                f"{unfinished[0].started_at}, {unfinished[0].entries} actions)?", default=True):
+        asked = f"Resume game {unfinished[0].id} ({unfinished[0].game}, started " \
+            f"{unfinished[0].started_at}, {unfinished[0].entries} actions)?" if unfinished else ""
+        # Nobody to ask (a service): resume, since the record is the truth.
+        if unfinished and not sys.stdin.isatty():
+            click.echo(f"{asked[:-1]}: yes (nobody to ask)")
+        if unfinished and (not sys.stdin.isatty() or click.confirm(asked, default=True)):
             game_id = unfinished[0].id
         else:
             new_game, options = "sekigahara", options or ('knowledge="table"',)
@@ -575,7 +597,8 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     click.echo(f"game {game_id}: table display at http://{shown}:{port}/")
     click.echo(f"referee screen:  http://{shown}:{port}/referee#token={token}")
-    run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port))
+    run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
+                     table=table))
 
 
 def _open_store(db: Path | None) -> Store:

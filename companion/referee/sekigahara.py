@@ -336,10 +336,13 @@ class SekigaharaReferee:
 
 
     def _discards(self, state: SekigaharaState) -> list[Ruling]:
-        """Cards scanned in the reinforcement phase are the discards over the hand limit."""
+        """Cards scanned in the reinforcement phase are the discards over the hand limit (6.2),
+        side by side: `confirm` judges the sides that scanned theirs."""
         rulings: list[Ruling] = []
         for side in sorted(s for s, owed in state.owed_discards.items() if owed):
             cards = self._waiting(side)
+            if not cards:
+                continue  # this side has not scanned its discards yet
             self._use(cards)
             rulings.append(self._judge([Action(side, "discard", {"cards": cards})], state))
         return rulings

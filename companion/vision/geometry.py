@@ -96,7 +96,10 @@ class Geometry:
         return tuple(z for z in self.zones if z.radius is not None)
 
     def zone(self, zone_id: str) -> Zone:
-        return next(z for z in self.zones if z.id == zone_id)
+        found = next((z for z in self.zones if z.id == zone_id), None)
+        if found is None:
+            raise KeyError(f"no zone {zone_id!r} on the {self.game} table")
+        return found
 
     @property
     def extent(self) -> tuple[float, float, float, float]:

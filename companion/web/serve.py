@@ -18,6 +18,7 @@ from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from companion.engine import REFEREE
 from companion.record.session import Session
 from companion.record.store import Store
+from companion.referee.live import LiveTable, TableOptions
 from companion.web import create_app
 from companion.web.hub import Hub
 
@@ -32,13 +33,22 @@ class ServeOptions:
     host: str = "0.0.0.0"  # the local network: the tablet and the phones are other devices
     port: int = 8000
     threads: int = 32
+    table: TableOptions | None = None
+    """The live table (camera, card reader, buttons); None: the tablet alone."""
 
 
 def build_app(options: ServeOptions) -> Flask:
+    """The app for the worker process; the live table's thread starts here, after the fork,
+    next to the game it records."""
     store = Store(options.db)
     hub = Hub(Session.resume(store, options.game_id))
     hub.tokens.roles[options.referee_token] = REFEREE
-    return create_app(hub=hub)
+    app = create_app(hub=hub)
+    if options.table is not None:
+        live = LiveTable(hub, options.table)
+        live.start()
+        app.extensions["table"] = live
+    return app
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]

@@ -1,0 +1,141 @@
+"""The live table on `companion serve`: a thread that watches the camera, listens to the card
+reader and the buttons, and hands everything to the table session.
+
+Where frames come from is named by a short text (`--camera`): `usb:0` (or a device path) for
+a USB camera, `pi` for the Raspberry Pi camera, `folder:PATH` or `video:PATH` for recorded
+frames. A camera that fails is retried with backoff by its source; the loop reports the
+source's status and never stops the server. Card readers run in their own threads (pyserial)
+and buttons come from gpiozero; both feed one queue, read between frames, so the session sees
+every input in order and never two at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.engine.sekigahara import SekigaharaRules
+from companion.inputs.events import InputEvent
+from companion.inputs.gpio import Pins, TableHardware
+from companion.inputs.serial_readers import LineParser, Rdm6300Parser, SerialReader
+from companion.kits import SekigaharaKit
+from companion.referee.registry import TableRegistry
+from companion.referee.sekigahara import SekigaharaReferee
+from companion.referee.table import TableSession
+from companion.vision.geometry import Geometry
+from companion.vision.sources import (
+    CameraSource,
+    FrameSource,
+    ImageFolder,
+    PiCameraSource,
+    VideoFile,
+)
+from companion.vision.table import StableTracker, TableReader
+from companion.web.hub import Hub
+
+__all__ = ["LiveTable", "TableOptions", "frame_source"]
+
+log = logging.getLogger(__name__)
+
+IDLE_WAIT = 0.5
+"""Seconds to wait when the source has no frame (a recorded folder at its end, a camera
+being retried) before asking again."""
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    camera: str
+    """Where frames come from: usb:INDEX_OR_DEVICE, pi, folder:PATH, video:PATH."""
+    reader: str | None = None
+    """The card reader's serial device (e.g. /dev/rfid)."""
+    reader_protocol: str = "rdm6300"
+    """rdm6300 (125 kHz RFID frames) or line (one code per line)."""
+    gpio: bool = False
+    """Buttons, lights and buzzer on the Pi's GPIO (pins from hardware/pins.yaml)."""
+
+
+def frame_source(text: str) -> FrameSource:
+    """The frame source a `--camera` text names; a clear error for anything else."""
+    kind, _, where = text.partition(":")
+    if kind == "usb":
+        return CameraSource(int(where) if where.isdigit() else (where or 0))
+    if kind == "pi":
+        return PiCameraSource()
+    if kind == "folder" and where:
+        return ImageFolder(Path(where))
+    if kind == "video" and where:
+        return VideoFile(Path(where))
+    raise ValueError(f"unknown camera {text!r}: use usb:0, usb:/dev/video0, pi, "
+                     "folder:PATH or video:PATH")
+
+
+@dataclass
+class LiveTable:
+    """The table loop for one hub (started in the web server's process)."""
+
+    hub: Hub
+    options: TableOptions
+    source: FrameSource | None = None
+    events: queue.Queue[InputEvent] = field(default_factory=queue.Queue)
+    session: TableSession | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _readers: list[SerialReader] = field(default_factory=list)
+
+    def start(self) -> threading.Thread:
+        rules = self.hub.session.game.rules
+        if not isinstance(rules, SekigaharaRules):
+            raise ValueError(f"the live table reads Sekigahara, not {rules.game_type.name}")
+        kit = rules.kit
+        assert isinstance(kit, SekigaharaKit)
+        registry = TableRegistry.in_kit_order(kit)
+        geometry = Geometry.load(kit)
+        hardware = TableHardware(Pins.load(), self.events.put) if self.options.gpio else None
+        self.session = TableSession(
+            self.hub, SekigaharaReferee(rules, registry),
+            TableReader(geometry, known_tags=frozenset(registry.blocks)),
+            StableTracker(stacks=geometry, link=geometry.tag_mm * 1.45 * 1.2), hardware)
+        self.source = self.source or frame_source(self.options.camera)
+        if self.options.reader:
+            self._start_reader(self.options.reader)
+        thread = threading.Thread(target=self.run, name="table", daemon=True)
+        thread.start()
+        return thread
+
+    def _start_reader(self, port: str) -> None:
+        parser = (Rdm6300Parser() if self.options.reader_protocol == "rdm6300"
+                  else LineParser(reader="card reader"))
+        reader = SerialReader(port, parser, self.events.put)
+        self._readers.append(reader)
+        threading.Thread(target=reader.run, name="card reader", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for reader in self._readers:
+            reader.stop()
+
+    def run(self) -> None:
+        """Inputs first (they are quick and in order), then one frame; until stopped."""
+        assert self.session is not None and self.source is not None
+        status = ""
+        while not self._stop.is_set():
+            while not self.events.empty():
+                self.session.on_input(self.events.get_nowait())
+                self.session.settle()
+            frame = self.source.next_frame()
+            if self.source.status != status:
+                status = self.source.status
+                log.info("camera: %s", status)
+            if frame is None:
+                self._stop.wait(IDLE_WAIT)
+                continue
+            try:
+                self.session.on_frame(frame)
+            except Exception:  # a bad frame must not stop the table; the record is intact
+                log.exception("a frame could not be read; the next one will be")
+                time.sleep(0.1)
+                continue
+            self.session.settle()

@@ -1,0 +1,88 @@
+"""The live table on `companion serve` (9): frames from a folder (recorded camera stills),
+through the table loop in the server's process, to the tablet and the lights."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.kits import load_kit
+from companion.record.session import Session
+from companion.record.store import Store
+from companion.referee import TableRegistry
+from companion.referee.live import LiveTable, TableOptions, frame_source
+from companion.referee.script import shown
+from companion.vision.geometry import Geometry
+from companion.vision.layout import Layout
+from companion.vision.synth import Camera, Look, Synth
+from companion.web.serve import ServeOptions, build_app
+
+KIT = load_kit("sekigahara")
+GEOMETRY = Geometry.load(KIT)
+REGISTRY = TableRegistry.in_kit_order(KIT)
+TOKEN = "referee-token-for-tests"
+
+
+def write_frames(folder, tables: list[dict[str, str]]) -> None:
+    """Each table (block -> zone) as a hand frame then four still frames, as JPEG stills."""
+    synth, layout, camera = Synth(GEOMETRY, KIT), Layout(GEOMETRY), Camera((3280, 2464))
+    n = 0
+    for table in tables:
+        scene = layout.arrange({REGISTRY.tags[b]: z for b, z in table.items()})
+        looks = [Look(hand=(0.5, 0.5, 0.15), seed=n)] + [Look(noise=1.5, seed=n + k)
+                                                          for k in range(1, 5)]
+        for look in looks:
+            image = synth.photograph(scene, camera, look).image
+            cv2.imwrite(str(folder / f"{n:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            n += 1
+
+
+def test_a_block_carried_off_the_roads_raises_the_alert_on_the_tablet_and_the_red_light(
+        tmp_path):
+    db = tmp_path / "games.sqlite"
+    store = Store(db)
+    session = Session.start(store, "sekigahara")
+    table = shown(session.game.state, {})
+    store.close()
+    block = next(b for b, at in sorted(table.items()) if at == "osaka")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    write_frames(frames, [table, {**table, block: "sendai"}])  # Osaka to Sendai: no march
+
+    Device.pin_factory = MockFactory()
+    app = build_app(ServeOptions(db=db, game_id=session.game_id, referee_token=TOKEN,
+                                 table=TableOptions(f"folder:{frames}", gpio=True)))
+    live: LiveTable = app.extensions["table"]
+    client = app.test_client()
+    try:
+        deadline = time.monotonic() + 60
+        while live.source is None or live.source.status != "no more images":
+            assert time.monotonic() < deadline, "the table loop did not read the frames"
+            time.sleep(0.2)
+        time.sleep(0.5)
+        assert live.session is not None and live.session.counts.stable_states == 2
+        view = client.get("/api/view", headers={"Authorization": f"Bearer {TOKEN}"}).json
+        assert view["alert"] is not None and view["alert"]["rule"].startswith("7")
+        assert view["actions"] == 0  # nothing illegal is recorded
+        public = client.get("/api/view").json
+        assert public["alert"]["rule"] == view["alert"]["rule"]
+        assert block not in str(public)  # the refused move names no hidden block publicly
+        hardware = live.session.hardware
+        assert hardware is not None
+        assert hardware.lights["red"].is_lit and not hardware.lights["green"].is_lit
+        assert live.session.referee.desync is not None
+    finally:
+        live.stop()
+        if live.session is not None and live.session.hardware is not None:
+            live.session.hardware.close()
+
+
+def test_an_unknown_camera_is_named():
+    with pytest.raises(ValueError, match="unknown camera 'webcam'"):
+        frame_source("webcam")
+    assert type(frame_source("usb:0")).__name__ == "CameraSource"
+    assert type(frame_source("pi")).__name__ == "PiCameraSource"
