@@ -7,9 +7,14 @@ SAMPLE := companion/record/samples/sekigahara-demo.jsonl
 
 .PHONY: demo test lint setup clean
 
+# The simulated table: a whole game through camera frames, the card reader and buttons, the
+# referee and the record, with the live tablet at http://127.0.0.1:8000/ (CI: headless).
+DEMO_ARGS ?= $(if $(CI),--headless --port 0,--pace 0.3)
+
 demo: setup
 	$(BIN)/companion kit check sekigahara
 	$(BIN)/companion replay --check $(SAMPLE)
+	$(BIN)/companion demo $(DEMO_ARGS)
 
 test: setup
 	scripts/install-system-packages system-packages.txt system-packages-test.txt
