@@ -511,7 +511,8 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
         f"frames at {report['fps']} frames/s, {report['stable_states']} stable states",
         f"read from the table: {report['actions']}; questions asked: {report['questions']} "
         f"({report['answered']} answered with a tap); entered by hand: {report['manual']}; "
-        f"dealt face down: {report['hidden']}; alerts: {report['alerts']}",
+        f"dealt face down: {report['hidden']}; alerts: {report['alerts']}; misread and undone: "
+        f"{report['undone']}; blocks put down in a crowd: {report['crowded']}",
         f"stable frame to tablet: p50 {report['latency_ms_p50']} ms, "
         f"p95 {report['latency_ms_p95']} ms",
         f"record verified: {report['record_verified']}; matches the simulator's game: "

@@ -97,6 +97,10 @@ class DemoReport:
     """Scripted actions entered by a tap on a question the referee asked."""
     manual: int = 0
     """Scripted actions the referee did not read from the table, entered on the tablet."""
+    undone: int = 0
+    """Actions the referee misread and the player took back on the tablet (undo)."""
+    crowded: int = 0
+    """Blocks put down touching another location's stack for want of room (vision.layout)."""
     hidden: int = 0
     """Cards dealt face down: nobody sees them at the table; the companion deals them."""
     illegal_corrected: bool | None = None
@@ -128,7 +132,7 @@ class SimulatedTable:
         self.registry = TableRegistry.in_kit_order(kit)
         self.geometry = Geometry.load(kit)
         self.synth = Synth(self.geometry, kit)
-        self.layout = Layout(self.geometry)
+        self.layout = Layout(self.geometry, crowd=True)
         self.camera = Camera(options.camera)
         self.store = Store(options.db or workdir / "demo.sqlite")
         session = Session.start(self.store, "sekigahara", seed=options.seed,
@@ -258,6 +262,7 @@ def run_demo(options: DemoOptions,
         report.actions, report.questions, report.alerts = (counts.actions, counts.questions,
                                                            counts.alerts)
         report.fps = round(counts.frames / max(1e-9, sim.vision_seconds), 2)
+        report.crowded = sim.layout.crowded
         sim.hardware.close()
     report.seconds = round(time.perf_counter() - started, 1)
     return report
@@ -317,10 +322,12 @@ def _settle_action(sim: SimulatedTable, n: int, action: Action, report: DemoRepo
     """The scripted action is in the record: read from the table, answered on the tablet
     (the referee asked), or entered there by hand (a miss, counted)."""
     entries = sim.hub.session.entries
-    if len(entries) == n + 1:
-        if entries[-1].action != action:
-            raise RuntimeError(f"action {n + 1}: the referee recorded {entries[-1].action.text()}"
-                               f" where the game did {action.text()}")
+    if len(entries) > n + 1 or (len(entries) == n + 1 and entries[n].action != action):
+        report.misses.append(f"{n + 1}: {action.verb} (misread: undone on the tablet)")
+        while len(sim.hub.session.entries) > n:
+            _post(sim, "/api/undo", {"by": "referee"})
+            report.undone += 1
+    if len(sim.hub.session.entries) == n + 1:
         return
     question = sim.hub.question
     if question is not None and action in question[1]:

@@ -40,6 +40,10 @@ class Layout:
     """Closest two blocks of different stacks may stand (mm); 0: 1.5 pitches."""
     reach: float = 110.0
     """How far from its location a big stack may spread (mm)."""
+    crowd: bool = False
+    """When no tidy place is left, put the block down touching its stack anyway (as a player
+    would) rather than raise LayoutFull; counted in `crowded`."""
+    crowded: int = 0
     placed: dict[int, tuple[str, Point]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -73,11 +77,14 @@ class Layout:
         """The first free spot; never where the block stood (a carried block must be seen
         to move: a stack spilling towards its neighbour may stand where the other's grows)."""
         candidates = self._in_box(zone) if zone.rect is not None else self._on_map(zone)
-        for spot in candidates:
-            if was is not None and math.hypot(spot[0] - was[0], spot[1] - was[1]) < self.pitch:
-                continue
-            if self._free(spot, zone):
-                return spot
+        for strict in (True, False) if self.crowd else (True,):
+            for spot in candidates:
+                if was is not None and math.hypot(spot[0] - was[0],
+                                                  spot[1] - was[1]) < self.pitch:
+                    continue
+                if self._free(spot, zone, strict):
+                    self.crowded += not strict
+                    return spot
         raise LayoutFull(f"no room for another block at {zone.id} "
                          f"({sum(1 for z, _ in self.placed.values() if z == zone.id)} there)")
 
@@ -106,21 +113,23 @@ class Layout:
         near = [s for s in spots if math.hypot(s[0] - cx, s[1] - cy) <= self.reach]
         return sorted(near, key=lambda s: (math.hypot(s[0] - cx, s[1] - cy), s))
 
-    def _free(self, spot: Point, zone: Zone) -> bool:
+    def _free(self, spot: Point, zone: Zone, strict: bool = True) -> bool:
+        """Whether a block may stand at `spot`; not `strict`: only on the map, out of the
+        boxes and not on another block (stacks may then touch and be read as one)."""
         width, height = self.geometry.board_mm
         if zone.rect is None and not (0 <= spot[0] <= width and 0 <= spot[1] <= height):
             return False
         if zone.rect is None and self.geometry.box_at(*spot) is not None:
             return False
-        if zone.rect is None and any(math.hypot(spot[0] - z.center[0], spot[1] - z.center[1])
-                                     < self.core for z in self.geometry.locations
-                                     if z.id != zone.id):
+        if strict and zone.rect is None and any(
+                math.hypot(spot[0] - z.center[0], spot[1] - z.center[1]) < self.core
+                for z in self.geometry.locations if z.id != zone.id):
             return False  # another location's own ground: its first block goes there
         for other, at in self.placed.values():
             if max(abs(spot[0] - at[0]), abs(spot[1] - at[1])) < self.pitch * 0.99:
                 return False  # squares standing square: they overlap unless a side apart
             stacks = other != zone.id and zone.rect is None \
                 and self.geometry.zone(other).rect is None
-            if stacks and math.hypot(spot[0] - at[0], spot[1] - at[1]) < self.apart:
+            if strict and stacks and math.hypot(spot[0] - at[0], spot[1] - at[1]) < self.apart:
                 return False
         return True
