@@ -691,8 +691,11 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
               help="The photograph to calibrate from, with --source image.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Where to save (default: calibration/GAME/).")
+@click.option("--camera-height-mm", type=float,
+              help="The lens's height above the map: the reader then allows for the blocks' "
+              "height (board.yaml block_height_mm).")
 def calibrate_command(game: str, source: str, image_path: Path | None,
-                      out: Path | None) -> None:
+                      out: Path | None, camera_height_mm: float | None) -> None:
     """Place the board from its corner markers; save it and an overlay to check by eye."""
     import random
 
@@ -722,7 +725,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
         raise SystemExit(1)
     target = out or CALIBRATION_DIR / game
     try:
-        result = calibrate_frame(geometry, frame, target)
+        result = calibrate_frame(geometry, frame, target, camera_height_mm=camera_height_mm)
     except BoardNotFound as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None

@@ -71,6 +71,8 @@ class DemoOptions:
     """The game store; a fresh temporary one when not given."""
     camera: tuple[int, int] = (3280, 2464)
     """The simulated camera's frame size (an 8 MP still: 14 mm tags stay readable)."""
+    camera_height_mm: float = 900.0
+    """The simulated camera's height above the map (tags on blocks are seen with parallax)."""
     max_actions: int | None = None
     """Stop after this many scripted actions (a shortened game)."""
     illegal_at: int | None = None
@@ -133,7 +135,7 @@ class SimulatedTable:
         self.geometry = Geometry.load(kit)
         self.synth = Synth(self.geometry, kit)
         self.layout = Layout(self.geometry, crowd=True)
-        self.camera = Camera(options.camera)
+        self.camera = Camera(options.camera, height_mm=options.camera_height_mm)
         self.store = Store(options.db or workdir / "demo.sqlite")
         session = Session.start(self.store, "sekigahara", seed=options.seed,
                                 players={"ishida": "simulated", "tokugawa": "simulated"})
@@ -146,7 +148,8 @@ class SimulatedTable:
         assert isinstance(rules, SekigaharaRules)
         self.table = TableSession(
             self.hub, SekigaharaReferee(rules, self.registry),
-            TableReader(self.geometry, known_tags=frozenset(self.registry.blocks)),
+            TableReader(self.geometry, known_tags=frozenset(self.registry.blocks),
+                        camera_height_mm=options.camera_height_mm),
             StableTracker(stacks=self.geometry, link=self.layout.link), self.hardware)
         self.url = ""
         self.view: dict[str, str] = {}

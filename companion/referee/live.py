@@ -26,7 +26,8 @@ from companion.kits import SekigaharaKit
 from companion.referee.registry import TableRegistry
 from companion.referee.sekigahara import SekigaharaReferee
 from companion.referee.table import TableSession
-from companion.vision.geometry import Geometry
+from companion.vision.geometry import CALIBRATION_DIR, Geometry
+from companion.vision.overlay import camera_height
 from companion.vision.sources import (
     CameraSource,
     FrameSource,
@@ -96,7 +97,8 @@ class LiveTable:
         hardware = TableHardware(Pins.load(), self.events.put) if self.options.gpio else None
         self.session = TableSession(
             self.hub, SekigaharaReferee(rules, registry),
-            TableReader(geometry, known_tags=frozenset(registry.blocks)),
+            TableReader(geometry, known_tags=frozenset(registry.blocks),
+                        camera_height_mm=camera_height(CALIBRATION_DIR / kit.game)),
             StableTracker(stacks=geometry, link=geometry.tag_mm * 1.45 * 1.2), hardware)
         self.source = self.source or frame_source(self.options.camera)
         if self.options.reader:

@@ -53,6 +53,9 @@ class Geometry:
     corner_size_mm: float
     corners: dict[int, tuple[float, float]]
     zones: tuple[Zone, ...]
+    block_height_mm: float = 0.0
+    """How far above the map a block's tag stands: seen from a camera off to one side, a tag
+    appears further out than its block stands (parallax), by height / camera height."""
 
     @classmethod
     def load(cls, kit: Any, path: Path | None = None) -> Geometry:
@@ -69,7 +72,8 @@ class Geometry:
         corners = {int(k): (float(v[0]), float(v[1]))
                    for k, v in data["corner_markers"]["ids"].items()}
         return cls(data["game"], (width, height), float(data["tag_mm"]),
-                   float(data["corner_markers"]["size_mm"]), corners, tuple(zones))
+                   float(data["corner_markers"]["size_mm"]), corners, tuple(zones),
+                   float(data.get("block_height_mm", 0.0)))
 
     def zone_of(self, x: float, y: float, margin: float = 4.0) -> str | None:
         """The zone at board point (x, y): inside a box or area, else the nearest location

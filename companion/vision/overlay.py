@@ -17,8 +17,11 @@ __all__ = ["calibrate_frame", "draw_overlay"]
 
 
 def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
-                    detector: TagDetector | None = None) -> Calibration:
-    """Calibrate from one frame; write `camera.yaml` and `overlay.png` into `out`."""
+                    detector: TagDetector | None = None,
+                    camera_height_mm: float | None = None) -> Calibration:
+    """Calibrate from one frame; write `camera.yaml` and `overlay.png` into `out`. The
+    camera's height above the map (measured with a tape) lets the reader allow for the
+    blocks' height (see `TableReader.camera_height_mm`)."""
     reads = (detector or TagDetector()).detect(frame)
     calibration = calibrate(geometry, reads)
     out.mkdir(parents=True, exist_ok=True)
@@ -27,9 +30,19 @@ def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
         "board_from_frame": calibration.to_board.tolist(),
         "corner_markers_seen": calibration.corners_seen,
         "fit_error_mm": round(calibration.error_mm, 3),
+        **({"height_mm": float(camera_height_mm)} if camera_height_mm else {}),
     }, sort_keys=False))
     cv2.imwrite(str(out / "overlay.png"), draw_overlay(geometry, frame, calibration, reads))
     return calibration
+
+
+def camera_height(folder: Path) -> float | None:
+    """The camera height saved by `companion calibrate --camera-height-mm`, if any."""
+    path = folder / "camera.yaml"
+    if not path.exists():
+        return None
+    height = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("height_mm")
+    return float(height) if height else None
 
 
 def draw_overlay(geometry: Geometry, frame: np.ndarray, calibration: Calibration,

@@ -55,6 +55,9 @@ class Camera:
     """Offsets of the table's four corners, as fractions of the frame (a camera pose)."""
     k1: float = 0.0
     """Radial lens distortion."""
+    height_mm: float = 0.0
+    """The camera's height above the map, looking down on the frame's centre; 0: blocks are
+    drawn flat on the map (no parallax)."""
 
 
 @dataclass(frozen=True)
@@ -180,13 +183,33 @@ class Synth:
         dst += np.array(camera.tilt, np.float32).reshape(4, 2) * np.array([fw, fh], np.float32)
         return cv2.getPerspectiveTransform(src, dst)
 
+    def seen(self, scene: Scene, camera: Camera) -> Scene:
+        """Where the camera sees the tags: on top of blocks `block_height_mm` tall, each
+        appears pushed away from the point under the camera by height / (camera - height)."""
+        height = self.geometry.block_height_mm
+        if not camera.height_mm or not height:
+            return scene
+        nx, ny = self.point_under(camera)
+        k = camera.height_mm / (camera.height_mm - height)
+        return Scene({tag: (zone, (nx + (x - nx) * k, ny + (y - ny) * k))
+                      for tag, (zone, (x, y)) in scene.tags.items()})
+
+    def point_under(self, camera: Camera) -> tuple[float, float]:
+        """The board point (mm) seen at the frame's centre: under a camera looking down."""
+        inverse = np.linalg.inv(self.homography(camera))
+        centre = np.array([[[camera.size[0] / 2, camera.size[1] / 2]]], np.float32)
+        px, py = cv2.perspectiveTransform(centre, inverse)[0][0]
+        left, top, _, _ = self.geometry.extent
+        return float(px) / PX_PER_MM + left, float(py) / PX_PER_MM + top
+
     def photograph(self, scene: Scene, camera: Camera, look: Look = Look()) -> Frame:
         matrix = self.homography(camera)
         key = (scene, camera)
+        drawn = self.seen(scene, camera)
         if self._last is not None and self._last[0] == key:  # the same table, another moment
             image = self._last[1].copy()
         else:
-            image = cv2.warpPerspective(self.table(scene), matrix, camera.size,
+            image = cv2.warpPerspective(self.table(drawn), matrix, camera.size,
                                         flags=cv2.INTER_LINEAR, borderValue=(40, 60, 70))
             if camera.k1:
                 image = _distort(image, camera.k1)
@@ -194,15 +217,17 @@ class Synth:
         rng = np.random.default_rng(look.seed)
         hand_mask = _hand(image, look, rng) if look.hand else None
         image = _optics(image, look, rng)
-        truth = tuple(self._truth(scene, matrix, camera, hand_mask))
+        truth = tuple(self._truth(scene, drawn, matrix, camera, hand_mask))
         return Frame(image, truth, hand_mask is not None)
 
-    def _truth(self, scene: Scene, matrix: np.ndarray, camera: Camera,
+    def _truth(self, scene: Scene, drawn: Scene, matrix: np.ndarray, camera: Camera,
                hand: np.ndarray | None) -> list[TagTruth]:
+        """Each tag's zone and place on the map, and whether the hand hides where it is seen."""
         found = []
         for tag, (zone, where) in sorted(scene.tags.items()):
             half = self.geometry.tag_mm / 2
-            corners = [self._to_px(where[0] + dx, where[1] + dy)
+            x, y = drawn.tags[tag][1]
+            corners = [self._to_px(x + dx, y + dy)
                        for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))]
             points = cv2.perspectiveTransform(np.array([corners], np.float32), matrix)[0]
             if camera.k1:
@@ -210,8 +235,8 @@ class Synth:
             visible = True
             if hand is not None:
                 h, w = hand.shape
-                for x, y in points:
-                    if 0 <= int(x) < w and 0 <= int(y) < h and hand[int(y), int(x)]:
+                for px, py in points:
+                    if 0 <= int(px) < w and 0 <= int(py) < h and hand[int(py), int(px)]:
                         visible = False
             found.append(TagTruth(tag, zone, where, visible))
         return found

@@ -91,6 +91,9 @@ class TableReader:
     known_tags: frozenset[int] | None = None
     """The registered tags: any other id read is reported, never placed."""
     calibration: Calibration | None = None
+    camera_height_mm: float | None = None
+    """The camera's height above the map (calibration camera.yaml): with the geometry's
+    block height, tags are taken back from where they are seen to where their blocks stand."""
     motion_threshold: float = 0.02
     skin_threshold: float = 0.004
     _previous: np.ndarray | None = None
@@ -113,7 +116,7 @@ class TableReader:
             if self.known_tags is not None and read.id not in self.known_tags:
                 unknown.append(read.id)
                 continue
-            positions[read.id] = self.calibration.board_point(*read.center)
+            positions[read.id] = self._standing(frame, *read.center)
             where = self.geometry.zone_of(*positions[read.id])
             if where is None:
                 outside.append(read.id)
@@ -121,6 +124,19 @@ class TableReader:
                 zones[read.id] = where
         return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving,
                        positions)
+
+    def _standing(self, frame: np.ndarray, x: float, y: float) -> tuple[float, float]:
+        """Board mm of the block whose tag is seen at frame pixel (x, y): the tag stands
+        `block_height_mm` up, so it is seen pushed away from the point under the camera (taken
+        to look down on the frame's centre) by height / (camera - height)."""
+        assert self.calibration is not None
+        seen = self.calibration.board_point(x, y)
+        height = self.geometry.block_height_mm
+        if not self.camera_height_mm or not height:
+            return seen
+        nx, ny = self.calibration.board_point(frame.shape[1] / 2, frame.shape[0] / 2)
+        k = (self.camera_height_mm - height) / self.camera_height_mm
+        return nx + (seen[0] - nx) * k, ny + (seen[1] - ny) * k
 
     def _hand(self, frame: np.ndarray) -> bool:
         """A hand resting over the table: a patch of skin tones (hue 0-22 degrees, some
