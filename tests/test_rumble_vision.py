@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -162,6 +163,24 @@ def test_read_face_refuses_blank_and_merged_pips():
     assert read_face(one, 0.16) == 1
     one[(yy - 15) ** 2 + (xx - 32) ** 2 <= 25] = 20  # a pip where no die has one
     assert read_face(one, 0.16) is None
+
+
+def _six(blur: float) -> np.ndarray:
+    """A six with fat pips (gaps of 1.3 pixels between a column's), optionally blurred."""
+    die = np.full((64, 64), 235, np.uint8)
+    for i, j in ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)):
+        cv2.circle(die, (round(32 + i * 17.3), round(32 + j * 17.3)), 8, 20, -1)
+    return cv2.GaussianBlur(die, (0, 0), blur) if blur else die
+
+
+def test_pips_run_together_by_blur_are_read_at_their_places():
+    blurred = _six(2.5)
+    pips = (blurred < 128).astype(np.uint8)
+    assert cv2.connectedComponents(pips)[0] - 1 == 2  # two bars, not six blobs
+    assert read_face(blurred, 0.16) == 6
+    half = blurred.copy()
+    half[:, 40:] = 235  # one bar alone: three pips in a line are no face
+    assert read_face(half, 0.16) is None
 
 
 def test_no_board_in_view_is_a_clear_error(reader):

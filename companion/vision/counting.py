@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import yaml
 
-from companion.vision.detect import TagDetector, TagRead
+from companion.vision.detect import DetectorConfig, TagDetector, TagRead
 from companion.vision.dice import DiceReading, read_dice
 from companion.vision.geometry import CALIBRATION_DIR, Geometry, Zone
 from companion.vision.table import BoardNotFound, Calibration, calibrate
@@ -212,7 +212,10 @@ class RumbleReader:
     """Reads frames of a Rumble Nation table: board pose, soldiers, dice."""
 
     board: RumbleBoard
-    detector: TagDetector = field(default_factory=TagDetector)
+    detector: TagDetector = field(default_factory=lambda: TagDetector(DetectorConfig(
+        max_side=1280)))
+    """Only the four 40 mm corner markers are looked for: still 40 pixels wide in a frame
+    reduced to 1280 pixels, and found there in a fraction of the time."""
 
     def read(self, frame: np.ndarray) -> RumbleReading:
         """Raises BoardNotFound (saying how many corner markers were seen) when the board

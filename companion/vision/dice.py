@@ -92,29 +92,62 @@ def _read_blob(tray: np.ndarray, contour: np.ndarray, px_per_mm: float, die_mm: 
 def read_face(die: np.ndarray, pip_ratio: float) -> int | None:
     """The face of an upright square grey image of one die (its edges at the image's edges):
     dark blobs of a pip's size, snapped to the 3 x 3 grid of pip places; None unless they form
-    one of the six layouts."""
+    one of the six layouts. Where blur has run pips together, the pip places themselves are
+    looked at instead (`_read_places`)."""
     n = die.shape[0]
     grey = die.astype(np.float32)
     inner = grey[n // 10:n - n // 10, n // 10:n - n // 10]
     white, black = float(np.percentile(inner, 75)), float(np.percentile(inner, 1))
     if white - black < 40:
         return None  # no pip stands out: blank, covered or washed out
-    pips = (grey < (white + black) / 2).astype(np.uint8)
+    cells, merged = _blob_cells(grey, (white + black) / 2, pip_ratio)
+    if merged:
+        return _read_places(grey, white, black, pip_ratio)
+    return None if cells is None else FACES.get(cells)
+
+
+def _blob_cells(grey: np.ndarray, threshold: float,
+                pip_ratio: float) -> tuple[frozenset[tuple[int, int]] | None, bool]:
+    """The pip places of the dark blobs (None when a blob sits between places or two share
+    one), and whether a blob is several pips large (pips run together)."""
+    n = grey.shape[0]
+    pips = (grey < threshold).astype(np.uint8)
     pips[:n // 12, :] = pips[-(n // 12):, :] = pips[:, :n // 12] = pips[:, -(n // 12):] = 0
     found, _, stats, centres = cv2.connectedComponentsWithStats(pips, connectivity=8)
     expected = np.pi / 4 * (pip_ratio * n) ** 2
-    cells = set()
+    cells: set[tuple[int, int]] = set()
     for label in range(1, found):
         area = stats[label, cv2.CC_STAT_AREA]
         if area < 0.3 * expected:
             continue  # a speck of noise
         if area > 2.0 * expected:
-            return None  # pips run together
+            return None, True
         cell = _cell(centres[label], n)
         if cell is None or cell in cells:
-            return None
+            return None, False
         cells.add(cell)
-    return FACES.get(frozenset(cells))
+    return frozenset(cells), False
+
+
+def _read_places(grey: np.ndarray, white: float, black: float, pip_ratio: float) -> int | None:
+    """The face from the nine pip places' darkness (a small disc at each): each must be
+    plainly dark or plainly light (a fifth of the contrast away from the middle), and the
+    dark ones must form a layout. Blur joins neighbouring pips but leaves the places between
+    columns light."""
+    n = grey.shape[0]
+    yy, xx = np.indices(grey.shape)
+    middle, margin = (white + black) / 2, (white - black) / 5
+    dark = set()
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            cx, cy = n / 2 + i * PIP_OFFSET * n, n / 2 + j * PIP_OFFSET * n
+            disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= (0.3 * pip_ratio * n) ** 2
+            level = float(grey[disc].mean())
+            if abs(level - middle) < margin:
+                return None
+            if level < middle:
+                dark.add((i, j))
+    return FACES.get(frozenset(dark))
 
 
 def _cell(centre: np.ndarray, n: int) -> tuple[int, int] | None:
