@@ -306,12 +306,20 @@ def bench_inputs_command(as_json: bool) -> None:
 
 
 @bench.command("vision")
-@click.option("--frames", default=40, show_default=True, help="12 MP frames in the corpus.")
+@click.option("--game", type=click.Choice(["sekigahara", "rumble-nation"]),
+              default="sekigahara", show_default=True, help="Whose table to read.")
+@click.option("--frames", type=int, help="12 MP frames in the corpus [default: 40; 500 for "
+              "rumble-nation].")
 @click.option("--sequences", default=4, show_default=True, help="Hand-occlusion sequences.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_vision_command(frames: int, sequences: int, seed: int, as_json: bool) -> None:
+def bench_vision_command(game: str, frames: int | None, sequences: int, seed: int,
+                         as_json: bool) -> None:
     """Time and score the vision pipeline on a seeded synthetic corpus."""
+    if game == "rumble-nation":
+        _bench_rumble_vision(500 if frames is None else frames, seed, as_json)
+        return
+    frames = 40 if frames is None else frames
     from companion.vision.bench import bench_vision
 
     f = bench_vision(frames=frames, sequences=sequences, seed=seed)
@@ -320,10 +328,28 @@ def bench_vision_command(frames: int, sequences: int, seed: int, as_json: bool) 
         f"(95th {f['pipeline_ms_p95_12mp']}), "
         f"plain full-resolution ArUco {f['plain_aruco_ms_p50_12mp']} ms: "
         f"{f['speedup_12mp']}x; recall {f['zone_recall']} vs {f['plain_zone_recall']}",
-        f"1920x1080: {f['fps_1080p']} frames/s through the pipeline",
+        f"1920x1080: {f['fps_1080p']} frames/s through the pipeline, zone recall "
+        f"{f['zone_recall_1080p']}",
         f"accuracy over {f['visible_tags']} visible tags: zone recall {f['zone_recall']}, "
         f"wrong zones {f['wrong_zones']}, ambiguous {f['ambiguous']}, wrong ids {f['wrong_ids']}",
         f"hand-occlusion sequences: {f['spurious_diffs']} spurious diffs"])
+
+
+def _bench_rumble_vision(frames: int, seed: int, as_json: bool) -> None:
+    """Rumble Nation: soldiers counted per region and colour, dice read, frames per second."""
+    from companion.vision.rumble_bench import bench_rumble_vision
+
+    f = bench_rumble_vision(frames, seed)
+    _report(f, as_json, [
+        f"{f['frames']} frames of {f['frame_size']} (seed {f['seed']}), {f['soldiers']} "
+        f"soldiers: exact counts {f['count_accuracy']} of {f['cells']} region-colour cells "
+        f"({f['occupied_count_accuracy']} of the {f['occupied_cells']} occupied)",
+        f"dice: {f['dice_accuracy']} of {f['dice']} faces right ({f['covered_dice']} covered, "
+        "right when read as unknown)",
+        f"reading: {f['fps']} frames/s (median {f['read_ms_p50']} ms); board not found "
+        f"{f['board_not_found']} times",
+        f"count errors (colour true->read): {f['count_errors'] or 'none'}",
+        f"dice errors (true->read): {f['dice_errors'] or 'none'}"])
 
 
 def _repatch(files: list[Path], kit_path: str | None) -> None:
