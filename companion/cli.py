@@ -524,6 +524,8 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
                           illegal_at=illegal_at, pace=pace, camera=(int(width), int(height)))
 
     def progress(line: str) -> None:
+        if line.startswith("referee screen: ") and headless:
+            return  # its token stays off logs
         if not as_json:
             click.echo(line)
         if line.startswith("tablet: ") and not headless:
@@ -615,10 +617,16 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         game_id = session.game_id
     else:
         try:
-            Session.resume(store, game_id)
+            session = Session.resume(store, game_id)
         except (RecordError, StoreError) as exc:
             click.echo(f"error: cannot resume game {game_id}: {exc}", err=True)
             raise SystemExit(1) from None
+    if table is not None and session.header.game != "sekigahara":
+        click.echo(f"error: the camera reads Sekigahara tables; game {game_id} is "
+                   f"{session.header.game} (serve it without --camera)", err=True)
+        raise SystemExit(2)
+    if table is None and (reader or gpio):
+        click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
     store.close()
     token = referee_token or secrets.token_urlsafe(24)
     shown = "localhost" if host in ("0.0.0.0", "::") else host

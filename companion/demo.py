@@ -24,7 +24,7 @@ import time
 import tty
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,8 +221,11 @@ class Latency:
     ready: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    stream: Any = None
+
     def listen(self, url: str) -> None:
         with urllib.request.urlopen(url, timeout=60) as stream:
+            self.stream = stream
             self.ready.set()
             for raw in stream:
                 line = raw.decode("utf-8", "replace")
@@ -248,15 +251,18 @@ def run_demo(options: DemoOptions,
     script = script_for(options.seed, options.max_actions)
     report = DemoReport(script_actions=len(script))
     started = time.perf_counter()
+    factory = Device.pin_factory
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as work, \
-            _served(SimulatedTable(options, Path(work)), options) as (sim, url):
+            _served(SimulatedTable(options, Path(work)), options) as (sim, url), \
+            _listening(f"{url}/stream") as latency, _card_reader(sim) as write_card:
         report.url, report.db, report.game_id = url, str(sim.store.path), sim.hub.session.game_id
-        progress(f"tablet: {url}/  (referee token {sim.token})")
-        latency = Latency()
-        threading.Thread(target=latency.listen, args=(f"{url}/stream",), daemon=True).start()
-        latency.ready.wait(5)
-        with _card_reader(sim) as write_card:
+        progress(f"tablet: {url}/")
+        progress(f"referee screen: {url}/referee#token={sim.token}")
+        try:
             _play(sim, script, write_card, latency, report, options, progress)
+        finally:
+            sim.hardware.close()
+            Device.pin_factory = factory
         record = sim.store.load(sim.hub.session.game_id)
         report.record_verified = replay(record).ok
         report.matches_script = [e.action for e in record.entries] == script
@@ -266,7 +272,6 @@ def run_demo(options: DemoOptions,
                                                            counts.alerts)
         report.fps = round(counts.frames / max(1e-9, sim.vision_seconds), 2)
         report.crowded = sim.layout.crowded
-        sim.hardware.close()
     report.seconds = round(time.perf_counter() - started, 1)
     return report
 
@@ -339,11 +344,11 @@ def _settle_action(sim: SimulatedTable, n: int, action: Action, report: DemoRepo
     else:
         desync = sim.table.referee.desync
         said = f" (alert {desync.rule})" if desync is not None else ""
-        log.debug("missed %s; desync %s; question %s", action.text(), desync, question)
         report.misses.append(f"{n + 1}: {action.verb}{said}")
         _post(sim, "/api/action", {**action.to_json(), "source": "tablet"})
         report.manual += 1
         sim.table.referee.scanned.clear()  # the cards went with the action entered by hand
+        sim.table.drop_held()
     sim.table.recheck()
 
 
@@ -418,6 +423,28 @@ def _served(sim: SimulatedTable, options: DemoOptions) -> Iterator[tuple[Simulat
         yield sim, sim.url
     finally:
         server.shutdown()
+        server.server_close()
+        sim.store.close()
+
+
+@contextmanager
+def _listening(url: str) -> Iterator[Latency]:
+    """A tablet's live stream, read in a thread for the latency figures; closed at the end."""
+    latency = Latency()
+    thread = threading.Thread(target=_quietly, args=(latency.listen, url), daemon=True)
+    thread.start()
+    latency.ready.wait(5)
+    try:
+        yield latency
+    finally:
+        if latency.stream is not None:
+            latency.stream.close()
+
+
+def _quietly(listen: Callable[[str], None], url: str) -> None:
+    """The stream ends when the demo closes it: that is not an error."""
+    with suppress(OSError, ValueError, AttributeError):
+        listen(url)
 
 
 @contextmanager

@@ -31,7 +31,7 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     assert report["record_verified"] and report["matches_script"]
     assert report["illegal_corrected"] is True and report["alerts"] >= 1
     assert report["manual"] == 0 and report["undone"] == 0, report["misses"]  # all read or asked
-    assert report["fps"] > 0 and report["latency_ms_p95"] < 1000
+    assert report["fps"] > 0 and 0 < report["latency_ms_p50"] <= report["latency_ms_p95"]
 
     # The ground truth, independently of the demo's own comparison.
     script = script_for(SEED, ACTIONS)

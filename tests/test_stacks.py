@@ -103,3 +103,18 @@ def test_the_set_up_read_from_pixels_by_stacks():
         tracker.feed(reader.read(synth.photograph(scene, Camera((3280, 2464)),
                                                   Look(noise=1.5, defocus=0.4, seed=seed)).image))
     assert tracker.stable is not None and dict(tracker.stable.zones) == want
+
+
+def test_a_block_put_on_the_next_location_touching_a_spilling_stack_is_ambiguous():
+    """A block carried onto Okazaki's centre, touching Kiyosu's stack that spills that way,
+    may be a move to Okazaki or a block added to Kiyosu: asked, never swallowed."""
+    (kx, ky), (ox, oy) = GEOMETRY.zone("kiyosu").center, GEOMETRY.zone("okazaki").center
+    spill = (kx + (ox - kx) / 2, ky + (oy - ky) / 2)
+    before = {10: Placed("kiyosu", (kx, ky)), 11: Placed("kiyosu", spill),
+              12: Placed("kiyosu", (kx - 20, ky))}
+    positions = {10: (kx, ky), 11: spill, 12: (ox, oy)}
+    zones, _ = assign_zones(GEOMETRY, positions, before, 24.4, 6.0)
+    assert zones == {10: AMBIGUOUS, 11: AMBIGUOUS, 12: AMBIGUOUS}
+    positions[12] = (kx, ky - 20)  # put back beside its own stack instead
+    zones, _ = assign_zones(GEOMETRY, positions, before, 24.4, 6.0)
+    assert zones == {10: "kiyosu", 11: "kiyosu", 12: "kiyosu"}

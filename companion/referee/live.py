@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +84,9 @@ class LiveTable:
     session: TableSession | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
     _readers: list[SerialReader] = field(default_factory=list)
+    _thread: threading.Thread | None = None
+    _status: str = ""
+    _seen_version: tuple[int, bool] = (-1, False)
 
     def start(self) -> threading.Thread:
         rules = self.hub.session.game.rules
@@ -103,9 +105,10 @@ class LiveTable:
         self.source = self.source or frame_source(self.options.camera)
         if self.options.reader:
             self._start_reader(self.options.reader)
-        thread = threading.Thread(target=self.run, name="table", daemon=True)
-        thread.start()
-        return thread
+        self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
+        self._thread = threading.Thread(target=self.run, name="table", daemon=True)
+        self._thread.start()
+        return self._thread
 
     def _start_reader(self, port: str) -> None:
         parser = (Rdm6300Parser() if self.options.reader_protocol == "rdm6300"
@@ -115,29 +118,44 @@ class LiveTable:
         threading.Thread(target=reader.run, name="card reader", daemon=True).start()
 
     def stop(self) -> None:
+        """Stop the loop and the readers, and let go of the lights and buttons."""
         self._stop.set()
         for reader in self._readers:
             reader.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.session is not None and self.session.hardware is not None:
+            self.session.hardware.close()
 
     def run(self) -> None:
-        """Inputs first (they are quick and in order), then one frame; until stopped."""
-        assert self.session is not None and self.source is not None
-        status = ""
+        """Until stopped: one pass after another. Nothing that goes wrong in a pass stops
+        the table: it is logged (by kind, never with a hidden piece's name) and the next
+        pass starts; the record is only ever written whole."""
         while not self._stop.is_set():
-            while not self.events.empty():
-                self.session.on_input(self.events.get_nowait())
-                self.session.settle()
-            frame = self.source.next_frame()
-            if self.source.status != status:
-                status = self.source.status
-                log.info("camera: %s", status)
-            if frame is None:
-                self._stop.wait(IDLE_WAIT)
-                continue
             try:
-                self.session.on_frame(frame)
-            except Exception:  # a bad frame must not stop the table; the record is intact
-                log.exception("a frame could not be read; the next one will be")
-                time.sleep(0.1)
-                continue
+                self._pass()
+            except Exception as exc:
+                log.error("the table loop: %s: %s", type(exc).__name__, exc)
+                self._stop.wait(IDLE_WAIT)
+
+    def _pass(self) -> None:
+        """Inputs first (they are quick and in order), then what the tablet changed, then
+        one frame."""
+        assert self.session is not None and self.source is not None
+        while not self.events.empty():
+            self.session.on_input(self.events.get_nowait())
             self.session.settle()
+        if (self.hub.version, self.hub.paused) != self._seen_version:
+            self.session.recheck()  # an action entered or undone on the tablet, a pause over
+            self.session.settle()
+            self._seen_version = (self.hub.version, self.hub.paused)
+        frame = self.source.next_frame()
+        if self.source.status != self._status:
+            self._status = self.source.status
+            log.info("camera: %s", self._status)
+        if frame is None:
+            self._stop.wait(IDLE_WAIT)
+            return
+        self.session.on_frame(frame)
+        self.session.settle()
+        self._seen_version = (self.hub.version, self.hub.paused)

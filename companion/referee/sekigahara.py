@@ -45,6 +45,9 @@ class Alert:
     rule: str
     message: str
     legal: tuple[str, ...] = ()
+    role: str | None = None
+    """The side whose action it refuses: only it (and the referee) may read the message,
+    which can name its hidden blocks and cards. None: the referee only."""
 
 
 Ruling = Proposal | Question | Alert
@@ -258,20 +261,29 @@ class SekigaharaReferee:
             return Question(_question(legal[0]), tuple(legal[:MAX_PATHS]))
         if not candidates:
             return Alert("7.3.1", "no road leads there this phase")
+        role = candidates[0].role
         try:
             self.rules.decide(state, candidates[0])
         except IllegalAction as exc:
-            return Alert(exc.rule, exc.message, exc.legal)
-        return Alert("7.3", "the move fits no legal action")
+            return Alert(exc.rule, exc.message, exc.legal, role)
+        return Alert("7.3", "the move fits no legal action", (), role)
 
     def _check_back(self, state: SekigaharaState) -> list[Ruling]:
         return [self.desync] if self.desync else []
 
     def table_matches(self, state: SekigaharaState, seen: Mapping[int, str]) -> bool:
-        """Whether the blocks seen stand where the record has them (the way out of desync)."""
-        for tag, zone in seen.items():
-            block = self.registry.block(tag)
-            if block is not None and state.positions.get(block) not in (zone, BAG):
+        """Whether the blocks stand where the record has them (the way out of desync): every
+        block out of the bag seen where the record has it (a block deployed in the running
+        battle may lie in the deployment area), and no other block where the record has none.
+        A block taken off the table does not put it back in order."""
+        placed = {b: zone for tag, zone in seen.items()
+                  if (b := self.registry.block(tag)) is not None}
+        deployed = set(state.battle.deployed()) if state.battle is not None else set()
+        for block, at in state.positions.items():
+            where = placed.get(block)
+            if at == BAG:
+                continue  # drawn at the table, not yet recorded: the draw will say
+            if where != at and not (where == DEPLOYMENT and block in deployed):
                 return False
         self.desync = None
         return True

@@ -59,6 +59,9 @@ class TableSession:
     stable_at: float | None = None
     """When the last stable snapshot was taken (the start of the table-to-tablet latency)."""
     _frame: np.ndarray | None = None
+    _held: list[InputEvent] = field(default_factory=list)
+    _unseen: bool = False
+    """A stable snapshot came while the game was paused: compare it with the record."""
 
     @property
     def state(self) -> SekigaharaState:
@@ -67,48 +70,83 @@ class TableSession:
         return state
 
     def on_frame(self, image: np.ndarray) -> TableDiff | None:
-        """One camera frame: a stable diff is judged and acted on; returns it."""
+        """One camera frame: a stable diff is judged and acted on; returns it.
+
+        The pixels are read outside the hub's lock; the judging and recording inside it, so a
+        tablet action cannot land between the state the referee judged and the record."""
         self.counts.frames += 1
         first = self.tracker.stable is None
         diff = self.tracker.feed(self.reader.read(image))
         if diff is None:
             return None
-        self.counts.stable_states += 1
-        self.stable_at = self.clock()
-        self._frame = image
-        seen = self.tracker.stable.zones if self.tracker.stable else {}
-        if first or self.referee.desync is not None:
-            self._check_table(seen, first)
-        else:
-            self._rule(self.referee.on_diff(self.state, diff), "camera")
+        with self.hub.lock:
+            self.counts.stable_states += 1
+            self.stable_at = self.clock()
+            self._frame = image
+            seen = self.tracker.stable.zones if self.tracker.stable else {}
+            if self.hub.paused:
+                self._unseen = True  # judged against the record once the game goes on
+            elif first or self._unseen or self.referee.desync is not None:
+                self._unseen = False
+                self._check_table(seen, first)
+            else:
+                self._rule(self.referee.on_diff(self.state, diff), "camera")
         return diff
 
     def on_input(self, event: InputEvent) -> None:
-        """A card scan or a button press from the table's readers and buttons."""
+        """A card scan or a button press from the table's readers and buttons (or a code
+        typed on the tablet). While the table is out of order or the game paused, inputs
+        wait (nothing is lost) and are read once it is in order again."""
         if isinstance(event, ReadProblem):
             self.counts.read_problems += 1  # already logged by its reader; nothing is lost
             return
-        self._frame = None
-        if isinstance(event, CardScanned):
-            self._rule(self.referee.on_card(self.state, event.code), "card_reader")
-        elif isinstance(event, ButtonPressed):
-            self._rule(self.referee.on_button(self.state, event.name), "button")
+        with self.hub.lock:
+            if self.referee.desync is not None or self.hub.paused:
+                self._held.append(event)
+                return
+            self._frame = None
+            if isinstance(event, CardScanned):
+                self._rule(self.referee.on_card(self.state, event.code), "card_reader")
+            elif isinstance(event, ButtonPressed):
+                self._rule(self.referee.on_button(self.state, event.name), "button")
+
+    def drop_held(self) -> int:
+        """The action the held inputs were for was entered on the tablet: forget them."""
+        with self.hub.lock:
+            count, self._held = len(self._held), []
+            return count
+
+    def _release(self) -> None:
+        """The table is in order again: the inputs that waited are read, in order."""
+        held, self._held = self._held, []
+        for event in held:
+            self.on_input(event)
 
     def settle(self) -> None:
         """After each action: a question the record has moved past is dropped, and the
         choices the table cannot show (6.3, 8.9.2, 8.6.1) are asked once nothing waits."""
-        question = self.hub.question
-        rules = self.referee.rules
-        if question is not None and not any(rules.accepts(self.state, a) for a in question[1]):
-            self.hub.drop_question()
-        if self.hub.question is None and self.referee.desync is None \
-                and self.hub.session.game.outcome is None:
-            self._rule(self.referee.decisions(self.state), "tablet")
+        with self.hub.lock:
+            question = self.hub.question
+            rules = self.referee.rules
+            if question is not None \
+                    and not any(rules.accepts(self.state, a) for a in question[1]):
+                self.hub.drop_question()
+            if self.hub.question is None and self.referee.desync is None \
+                    and not self.hub.paused and self.hub.session.game.outcome is None:
+                self._rule(self.referee.decisions(self.state), "tablet")
 
     def recheck(self) -> None:
-        """After an action entered on the tablet: is the table in order with the record?"""
-        if self.referee.desync is not None and self.tracker.stable is not None:
-            self._check_table(dict(self.tracker.stable.zones), first=False)
+        """After an action entered on the tablet (or the game unpaused): is the table in
+        order with the record? Held inputs are read once it is."""
+        with self.hub.lock:
+            if self.hub.paused:
+                return
+            if self.tracker.stable is not None and (self.referee.desync is not None
+                                                    or self._unseen):
+                self._unseen = False
+                self._check_table(dict(self.tracker.stable.zones), first=False)
+            if self.referee.desync is None and self._held:
+                self._release()
 
     def _check_table(self, seen: Mapping[int, str], first: bool) -> None:
         if self.referee.table_matches(self.state, seen):
@@ -116,10 +154,11 @@ class TableSession:
                 log.info("the table matches the record again")
                 self.hub.clear_alert()
                 self._show("accepted")
+                self._release()
             return
         if first:
-            self._alert(Alert("5", "the blocks on the table do not stand where the set-up "
-                                   "puts them: place them as the record shows"))
+            self._alert(Alert("5", "the blocks on the table do not stand where the record "
+                                   "has them: place them as the record shows"))
         else:
             self._show("illegal")
 
@@ -133,22 +172,27 @@ class TableSession:
                 self.hub.ask(ruling.text, ruling.options)
                 self._show("waiting")
             else:
-                self._alert(ruling)
+                self._alert(ruling, table=source == "camera")
                 break
 
     def _play(self, proposal: Proposal, source: str) -> None:
         try:
             self.hub.act(REFEREE, proposal.action, source, snapshot=self._snapshot())
-        except IllegalAction as exc:  # the record moved on since the referee judged
-            self._alert(Alert(exc.rule, exc.message, exc.legal))
+        except IllegalAction as exc:  # cannot happen under the lock; said clearly if it does
+            self._alert(Alert(exc.rule, exc.message, exc.legal, proposal.action.role),
+                        table=source == "camera")
             return
         self.counts.actions += 1
         self._show("accepted")
 
-    def _alert(self, alert: Alert) -> None:
+    def _alert(self, alert: Alert, table: bool = True) -> None:
+        """On the tablet (the message for the acting side and the referee only), the red
+        light and the buzzer. Only what the table shows puts the session in desync: a card
+        or a button refused changes nothing on the board."""
         self.counts.alerts += 1
-        self.referee.desync = alert
-        role = self.state.active or REFEREE
+        if table:
+            self.referee.desync = alert
+        role = alert.role or REFEREE
         self.hub.raise_alert(TabletAlert(role, alert.rule, alert.message, alert.legal))
         self._show("illegal")
 

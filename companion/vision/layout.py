@@ -104,12 +104,14 @@ class Layout:
         cx, cy = zone.center
         if own:
             spots = {(x + dx * step, y + dy * step) for x, y in own for dx, dy in NEIGHBOURS
-                     for step in (self.pitch, self.pitch * 1.15)}
+                     for step in (self.pitch, self.pitch * 1.15)
+                     if math.hypot(dx, dy) * step < self.link - 1}  # touching: one stack
         else:
             reach = range(-3, 4)
             spots = {(cx + i * self.pitch / 2, cy + j * self.pitch / 2)
                      for i in reach for j in reach}
-            spots = {s for s in spots if self.geometry.zone_of(*s) == zone.id}
+            spots = {s for s in spots if self.geometry.zone_of(*s) == zone.id
+                     and math.hypot(s[0] - cx, s[1] - cy) < self.core - 1}  # the anchor
         near = [s for s in spots if math.hypot(s[0] - cx, s[1] - cy) <= self.reach]
         return sorted(near, key=lambda s: (math.hypot(s[0] - cx, s[1] - cy), s))
 

@@ -119,13 +119,19 @@ class PiCameraSource(FrameSource):
         except ImportError:
             self.status = "picamera2 is not installed (it comes with Raspberry Pi OS)"
             return None
-        if self._camera is None:
-            camera = Picamera2()
-            camera.configure(camera.create_still_configuration(
-                main={"size": self.still_size, "format": "BGR888"},
-                lores={"size": (640, 480)}))
-            camera.start()
-            self._camera = camera
-        frame = self._camera.capture_array("main")  # type: ignore[attr-defined]
+        try:
+            if self._camera is None:
+                camera = Picamera2()
+                camera.configure(camera.create_still_configuration(
+                    main={"size": self.still_size, "format": "BGR888"},
+                    lores={"size": (640, 480)}))
+                camera.start()
+                self._camera = camera
+            frame = self._camera.capture_array("main")  # type: ignore[attr-defined]
+        except (RuntimeError, OSError) as exc:  # missing, busy or unplugged: try again later
+            self._camera = None
+            self.status = f"Pi camera unavailable ({exc}); retrying"
+            log.warning("%s", self.status)
+            return None
         self.status = "live"
         return np.asarray(frame)

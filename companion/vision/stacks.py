@@ -8,7 +8,8 @@ stack takes the zone its blocks that have not moved since the last stable snapsh
 (continuity: a block keeps its zone until it is carried). A stack whose blocks all moved (or a
 first look at the table) takes the location of its anchor: the block nearest a location's
 centre, since a player puts a location's first block on the location itself. Two kept zones in
-one stack, or an anchor between two locations, make the stack ambiguous: never guessed. Blocks
+one stack, a carried block put down on another location's centre while touching the stack, or
+an anchor between two locations, make the stack ambiguous: never guessed. Blocks
 in a box or an area (rectangles) are in it, whatever their neighbours.
 """
 
@@ -49,7 +50,8 @@ def assign_zones(geometry: Geometry, positions: Mapping[int, Point],
             on_map[tag] = at
     outside: list[int] = []
     for stack in stacks(on_map, link):
-        zone = _kept(stack, on_map, before, geometry, still) or _anchor(stack, on_map, geometry)
+        zone = _kept(stack, on_map, before, geometry, still, link) \
+            or _anchor(stack, on_map, geometry)
         if zone is None:
             outside += stack
         else:
@@ -79,15 +81,23 @@ def stacks(positions: Mapping[int, Point], link: float) -> list[list[int]]:
 
 
 def _kept(stack: list[int], at: Mapping[int, Point], before: Mapping[int, Placed],
-          geometry: Geometry, still: float) -> str | None:
-    """The one map zone the stack's unmoved blocks were in; AMBIGUOUS if they disagree."""
+          geometry: Geometry, still: float, link: float) -> str | None:
+    """The one map zone the stack's unmoved blocks were in; AMBIGUOUS if they disagree, or
+    if a block carried into the stack stands on another location (within `link` of its
+    centre): it may be a move there, touching this stack by accident."""
     boxes = {z.id for z in geometry.zones if z.rect is not None}
-    kept = {before[t].zone for t in stack
-            if t in before and before[t].zone not in boxes and before[t].zone != AMBIGUOUS
-            and _distance(before[t].at, at[t]) <= still}
+    unmoved = {t for t in stack if t in before and _distance(before[t].at, at[t]) <= still}
+    kept = {before[t].zone for t in unmoved
+            if before[t].zone not in boxes and before[t].zone != AMBIGUOUS}
     if not kept:
         return None
-    return kept.pop() if len(kept) == 1 else AMBIGUOUS
+    if len(kept) > 1:
+        return AMBIGUOUS
+    zone = kept.pop()
+    for tag in set(stack) - unmoved:  # put down on another location while touching this stack
+        if any(z.id != zone and z.distance(*at[tag]) <= link for z in geometry.locations):
+            return AMBIGUOUS
+    return zone
 
 
 def _anchor(stack: list[int], at: Mapping[int, Point], geometry: Geometry) -> str | None:

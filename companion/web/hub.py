@@ -12,7 +12,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,8 +78,16 @@ class Hub:
         """A question from the referee (several actions fit what the table shows)."""
         self.inputs: list[CardScanned] = []
         """Card codes typed on a screen (the scanners' fallback), newest last."""
+        self.inputs_to: Callable[[CardScanned], None] | None = None
+        """Where typed codes go as input events (the live table's queue), if anywhere."""
         self._offers: dict[str, tuple[str, str]] = {}
         """Role -> (token, url) of a phone pairing shown on the table display until used."""
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held by whoever judges the state and then acts on it (the table session), so no
+        other change lands in between."""
+        return self._lock
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -184,7 +192,9 @@ class Hub:
             event = CardScanned(code, f"tablet:{role}", time.monotonic())
             self.inputs = [*self.inputs[-19:], event]
             self._changed()
-            return event
+        if self.inputs_to is not None:
+            self.inputs_to(event)
+        return event
 
     def pause(self, paused: bool) -> None:
         """The referee stops (or restarts) the players' and sensors' actions."""
