@@ -728,9 +728,20 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
 @click.option("--camera-height-mm", type=float,
               help="The lens's height above the map: the reader then allows for the blocks' "
               "height (board.yaml block_height_mm).")
+@click.option("--intrinsics", "intrinsics_dir",
+              type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Measure the lens instead, from photographs of the ChArUco board "
+              "(companion print-tags --charuco) in this folder.")
 def calibrate_command(game: str, source: str, image_path: Path | None,
-                      out: Path | None, camera_height_mm: float | None) -> None:
-    """Place the board from its corner markers; save it and an overlay to check by eye."""
+                      out: Path | None, camera_height_mm: float | None,
+                      intrinsics_dir: Path | None) -> None:
+    """Place the board from its corner markers; save it and an overlay to check by eye.
+
+    With --intrinsics, measure the lens from ChArUco photographs and save it beside the pose.
+    """
+    if intrinsics_dir is not None:
+        _calibrate_lens(game, intrinsics_dir, out)
+        return
     import random
 
     import cv2
@@ -767,6 +778,27 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
                f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
 
 
+def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
+    import cv2
+
+    from companion.vision.geometry import CALIBRATION_DIR
+    from companion.vision.intrinsics import IntrinsicsError, calibrate_intrinsics
+    from companion.vision.overlay import save_intrinsics
+
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    images = [image for p in files if (image := cv2.imread(str(p))) is not None]
+    try:
+        lens = calibrate_intrinsics(images)
+    except IntrinsicsError as exc:
+        click.echo(f"error: {folder}: {exc}", err=True)
+        raise SystemExit(1) from None
+    path = save_intrinsics(out or CALIBRATION_DIR / game, lens)
+    fx, fy = lens.matrix[0][0], lens.matrix[1][1]
+    click.echo(f"{lens.views} of {len(files)} photographs used; focal length {fx:.0f} x "
+               f"{fy:.0f} px, distortion {', '.join(f'{d:.3f}' for d in lens.distortion)}, "
+               f"reprojection error {lens.rms_px:.2f} px; saved in {path}")
+
+
 @main.command("print-tags")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="tags.pdf",
               show_default=True)
@@ -774,9 +806,20 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
 @click.option("--count", default=96, show_default=True, help="How many block tags.")
 @click.option("--size", "size_mm", default=14.0, show_default=True, help="Tag size, mm.")
 @click.option("--corners", is_flag=True, help="Also a sheet of the four board corner markers.")
-def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool) -> None:
+@click.option("--charuco", is_flag=True,
+              help="Also the ChArUco board for measuring the lens (companion calibrate "
+              "--intrinsics).")
+def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
+               charuco: bool) -> None:
     """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing)."""
+    from companion.vision.intrinsics import CHARUCO, write_charuco_sheet
     from companion.vision.tags import write_tag_sheet
+
+    if charuco:
+        board_out = out.with_name(out.stem + "-charuco.pdf")
+        write_charuco_sheet(board_out)
+        click.echo(f"{board_out}: the ChArUco board, {CHARUCO.size_mm[0]:.0f} x "
+                   f"{CHARUCO.size_mm[1]:.0f} mm")
 
     written = write_tag_sheet(out, range(first, first + count), size_mm)
     click.echo(f"{out}: {written} tags of {size_mm} mm")

@@ -26,7 +26,7 @@ from companion.referee.registry import TableRegistry
 from companion.referee.sekigahara import SekigaharaReferee
 from companion.referee.table import TableSession
 from companion.vision.geometry import CALIBRATION_DIR, Geometry
-from companion.vision.overlay import camera_height
+from companion.vision.overlay import camera_height, lens_intrinsics
 from companion.vision.sources import (
     CameraSource,
     FrameSource,
@@ -100,6 +100,7 @@ class LiveTable:
         self.session = TableSession(
             self.hub, SekigaharaReferee(rules, registry),
             TableReader(geometry, known_tags=frozenset(registry.blocks),
+                        intrinsics=lens_intrinsics(CALIBRATION_DIR / kit.game),
                         camera_height_mm=camera_height(CALIBRATION_DIR / kit.game)),
             StableTracker(stacks=geometry, link=geometry.tag_mm * 1.45 * 1.2), hardware)
         self.source = self.source or frame_source(self.options.camera)

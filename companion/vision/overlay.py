@@ -4,6 +4,7 @@ an overlay (tags found, zone outlines, names) that a person can check by eye."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -11,9 +12,11 @@ import yaml
 
 from companion.vision.detect import TagDetector, TagRead
 from companion.vision.geometry import Geometry
+from companion.vision.intrinsics import Intrinsics
 from companion.vision.table import Calibration, calibrate
 
-__all__ = ["calibrate_frame", "draw_overlay"]
+__all__ = ["calibrate_frame", "camera_height", "draw_overlay", "lens_intrinsics",
+           "save_intrinsics", "saved"]
 
 
 def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
@@ -25,24 +28,48 @@ def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
     reads = (detector or TagDetector()).detect(frame)
     calibration = calibrate(geometry, reads)
     out.mkdir(parents=True, exist_ok=True)
+    lens = saved(out).get("intrinsics")  # measured once from the ChArUco board: kept
     (out / "camera.yaml").write_text(yaml.safe_dump({
         "frame": [int(frame.shape[1]), int(frame.shape[0])],
         "board_from_frame": calibration.to_board.tolist(),
         "corner_markers_seen": calibration.corners_seen,
         "fit_error_mm": round(calibration.error_mm, 3),
         **({"height_mm": float(camera_height_mm)} if camera_height_mm else {}),
+        **({"intrinsics": lens} if lens else {}),
     }, sort_keys=False))
     cv2.imwrite(str(out / "overlay.png"), draw_overlay(geometry, frame, calibration, reads))
     return calibration
 
 
-def camera_height(folder: Path) -> float | None:
-    """The camera height saved by `companion calibrate --camera-height-mm`, if any."""
+def saved(folder: Path) -> dict[str, Any]:
+    """What `companion calibrate` saved in `folder`/camera.yaml (empty if nothing)."""
     path = folder / "camera.yaml"
     if not path.exists():
-        return None
-    height = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("height_mm")
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return data if isinstance(data, dict) else {}
+
+
+def camera_height(folder: Path) -> float | None:
+    """The camera height saved by `companion calibrate --camera-height-mm`, if any."""
+    height = saved(folder).get("height_mm")
     return float(height) if height else None
+
+
+def lens_intrinsics(folder: Path) -> Intrinsics | None:
+    """The lens measured by `companion calibrate --intrinsics`, if any."""
+    data = saved(folder).get("intrinsics")
+    return Intrinsics.from_yaml(data) if data else None
+
+
+def save_intrinsics(folder: Path, lens: Intrinsics) -> Path:
+    """Add the lens to `folder`/camera.yaml, keeping the board's pose if there is one."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data = saved(folder)
+    data["intrinsics"] = lens.to_yaml()
+    path = folder / "camera.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
 
 
 def draw_overlay(geometry: Geometry, frame: np.ndarray, calibration: Calibration,

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.detect import TagDetector, TagRead
 from companion.vision.geometry import AMBIGUOUS, Geometry
+from companion.vision.intrinsics import Intrinsics
 from companion.vision.stacks import Placed, assign_zones
 
 __all__ = [
@@ -91,6 +92,8 @@ class TableReader:
     known_tags: frozenset[int] | None = None
     """The registered tags: any other id read is reported, never placed."""
     calibration: Calibration | None = None
+    intrinsics: Intrinsics | None = None
+    """The lens (from a ChArUco board): tag corners are undistorted before anything else."""
     camera_height_mm: float | None = None
     """The camera's height above the map (calibration camera.yaml): with the geometry's
     block height, tags are taken back from where they are seen to where their blocks stand."""
@@ -101,6 +104,10 @@ class TableReader:
     def read(self, frame: np.ndarray) -> Reading:
         moving = self._motion(frame) or self._hand(frame)
         reads = self.detector.detect(frame)
+        if self.intrinsics is not None:
+            lens = self.intrinsics
+            reads = [TagRead(r.id, lens.undistort(r.corners), r.hamming, r.margin)
+                     for r in reads]
         try:
             self.calibration = calibrate(self.geometry, reads)
         except BoardNotFound:
