@@ -108,3 +108,33 @@ def test_a_card_refused_raises_the_alert_but_leaves_the_board_in_order(tmp_path)
     table.recheck()  # the live loop's next pass: the table in order, the held scan read
     assert hub.alert is not None and hub.alert.rule == "3.3"
     assert table.referee.desync is None and table.counts.alerts == 1
+
+
+def test_a_question_is_answered_with_the_table_buttons(tmp_path):
+    """Next phase moves the tablet's highlight, confirm answers (9: a tap or a button)."""
+    from companion.inputs.events import ButtonPressed
+    from companion.referee import SekigaharaReferee
+    from companion.referee.table import TableSession
+    from companion.vision.table import StableTracker, TableReader
+    from companion.web.hub import Hub
+
+    hub = Hub(Session.start(Store(tmp_path / "g.sqlite"), "sekigahara"))
+    table = TableSession(hub, SekigaharaReferee(hub.session.game.rules, REGISTRY),
+                         TableReader(GEOMETRY), StableTracker(stacks=GEOMETRY))
+    from companion.demo import script_for
+
+    for action in script_for(290, 40):  # on to the first choice between two actions
+        if len(hub.session.game.legal_actions()) >= 2:
+            break
+        hub.session.play(action, "simulator")
+    played = len(hub.session.entries)
+    options = tuple(hub.session.game.legal_actions()[:2])
+    assert len(options) == 2
+    hub.ask("Which one?", options)
+    table.on_input(ButtonPressed("next_phase", 0.0))
+    assert hub.view("referee")["question"]["highlighted"] == 1
+    assert hub.view("public")["question"]["highlighted"] is None  # options are not public
+    table.on_input(ButtonPressed("confirm", 0.1))
+    assert hub.question is None
+    assert [(e.action, e.source) for e in hub.session.entries[played:]] == [
+        (options[1], "button")]

@@ -105,10 +105,26 @@ class TableSession:
                 self._held.append(event)
                 return
             self._frame = None
-            if isinstance(event, CardScanned):
+            if isinstance(event, ButtonPressed) and self.hub.question is not None \
+                    and event.name in ("confirm", "next_phase"):
+                self._answer(event.name)
+            elif isinstance(event, CardScanned):
                 self._rule(self.referee.on_card(self.state, event.code), "card_reader")
             elif isinstance(event, ButtonPressed):
                 self._rule(self.referee.on_button(self.state, event.name), "button")
+
+    def _answer(self, button: str) -> None:
+        """A question waits: next phase moves the tablet's highlight, confirm answers it."""
+        if button == "next_phase":
+            self.hub.highlight_next()
+            return
+        try:
+            self.hub.answer(REFEREE, self.hub.highlighted, source="button")
+        except IllegalAction as exc:
+            self._alert(Alert(exc.rule, exc.message, exc.legal), table=False)
+            return
+        self.counts.actions += 1
+        self._show("accepted")
 
     def drop_held(self) -> int:
         """The action the held inputs were for was entered on the tablet: forget them."""

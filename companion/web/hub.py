@@ -76,6 +76,8 @@ class Hub:
         self.paused = False
         self.question: tuple[str, tuple[Action, ...]] | None = None
         """A question from the referee (several actions fit what the table shows)."""
+        self.highlighted = 0
+        """The option the table's confirm button would choose."""
         self.inputs: list[CardScanned] = []
         """Card codes typed on a screen (the scanners' fallback), newest last."""
         self.inputs_to: Callable[[CardScanned], None] | None = None
@@ -150,10 +152,19 @@ class Hub:
                 self._changed()
 
     def ask(self, text: str, options: tuple[Action, ...]) -> None:
-        """Put a question on the screens: the acting side answers with a tap."""
+        """Put a question on the screens: the acting side answers with a tap, or at the
+        table with the buttons (next phase moves the highlight, confirm answers)."""
         with self._lock:
             self.question = (text, options)
+            self.highlighted = 0
             self._changed()
+
+    def highlight_next(self) -> None:
+        """The table's next-phase button while a question waits: the next option."""
+        with self._lock:
+            if self.question is not None:
+                self.highlighted = (self.highlighted + 1) % len(self.question[1])
+                self._changed()
 
     def drop_question(self) -> None:
         """The game has moved past the question (answered some other way)."""
@@ -184,7 +195,8 @@ class Hub:
         owner = options[0].role if options else None
         shown = role in (owner, REFEREE)
         return {"text": text, "by": owner,
-                "options": [a.text() for a in options] if shown else []}
+                "options": [a.text() for a in options] if shown else [],
+                "highlighted": self.highlighted if shown else None}
 
     def scanned(self, code: str, role: str) -> CardScanned:
         """A card code typed into a screen: an input event like any scanner's (6)."""

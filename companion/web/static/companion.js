@@ -229,6 +229,7 @@ function renderQuestion(state) {
   box.replaceChildren(el("h2", {}, "Question for " + question.by), el("p", {}, question.text));
   question.options.forEach((text, index) => {
     const button = el("button", { "data-choice": String(index) }, text);
+    if (index === question.highlighted) button.classList.add("highlighted");  // the table's confirm picks it
     button.addEventListener("click", () =>
       api("/api/answer", { method: "POST", body: JSON.stringify({ choice: index }) }));
     box.append(button);
