@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["DetectorConfig", "TagDetector", "TagRead"]
+__all__ = ["DetectorConfig", "TagDetector", "TagRead", "to_grey"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class TagDetector:
 
     def detect_plain(self, frame: np.ndarray) -> list[TagRead]:
         """The reference: the detector on the full frame."""
-        grey = _grey(frame)
+        grey = to_grey(frame)
         corners, ids, _ = self._detector.detectMarkers(grey)
         return self._reads(grey, corners, ids)
 
@@ -120,7 +120,7 @@ class TagDetector:
     def candidates(self, frame: np.ndarray) -> list[np.ndarray]:
         """Convex quadrilaterals that may be tags, as 4x2 arrays in full-frame pixels."""
         c = self.config
-        grey = _grey(frame)
+        grey = to_grey(frame)
         width = grey.shape[1]
         for _ in range(self._halvings(max(grey.shape))):
             grey = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
@@ -177,7 +177,7 @@ class TagDetector:
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + pad
         x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), width), \
             min(int(y1), height)
-        crop = _grey(frame[y0:y1, x0:x1])
+        crop = to_grey(frame[y0:y1, x0:x1])
         local = (quad - np.array([x0, y0], np.float32)).astype(np.float32)
         if _clockwise(local) < 0:  # the cell grid is laid out clockwise (in image axes)
             local = np.ascontiguousarray(local[::-1])
@@ -268,5 +268,6 @@ def _clockwise(quad: np.ndarray) -> float:
     return float((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
 
 
-def _grey(frame: np.ndarray) -> np.ndarray:
+def to_grey(frame: np.ndarray) -> np.ndarray:
+    """A frame in grey (a grey frame as it is): what detection and the lens board read."""
     return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 from fpdf import FPDF
 
+from companion.vision.detect import to_grey
+
 __all__ = [
     "CHARUCO", "CharucoSpec", "Intrinsics", "IntrinsicsError", "calibrate_intrinsics",
     "distort_image", "write_charuco_sheet",
@@ -104,9 +106,9 @@ def calibrate_intrinsics(images: Iterable[np.ndarray], spec: CharucoSpec = CHARU
     objects, points = [], []
     size: tuple[int, int] | None = None
     for image in images:
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        size = (grey.shape[1], grey.shape[0])
-        corners, ids, _, _ = detector.detectBoard(grey)
+        plain = to_grey(image)
+        size = (plain.shape[1], plain.shape[0])
+        corners, ids, _, _ = detector.detectBoard(plain)
         if ids is None or len(ids) < min_corners:
             continue
         obj, img = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]

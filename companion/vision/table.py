@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.detect import TagDetector, TagRead
+from companion.vision.detect import TagDetector, TagRead, to_grey
 from companion.vision.geometry import AMBIGUOUS, Geometry
 from companion.vision.intrinsics import Intrinsics
 from companion.vision.stacks import Placed, assign_zones
@@ -158,8 +158,7 @@ class TableReader:
     def _motion(self, frame: np.ndarray) -> bool:
         """Hands over the board: a large share of a reduced frame changed since the last."""
         thumb = _thumbnail(frame, 160)
-        grey = cv2.cvtColor(thumb, cv2.COLOR_BGR2GRAY) if thumb.ndim == 3 else thumb
-        small = cv2.blur(grey, (3, 3)).astype(np.int16)
+        small = cv2.blur(to_grey(thumb), (3, 3)).astype(np.int16)
         previous, self._previous = self._previous, small
         if previous is None:
             return False
