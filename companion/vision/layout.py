@@ -77,13 +77,13 @@ class Layout:
         """The first free spot; never where the block stood (a carried block must be seen
         to move: a stack spilling towards its neighbour may stand where the other's grows)."""
         candidates = self._in_box(zone) if zone.rect is not None else self._on_map(zone)
-        for strict in (True, False) if self.crowd else (True,):
+        for level in (0, 1, 2) if self.crowd else (0,):
             for spot in candidates:
                 if was is not None and math.hypot(spot[0] - was[0],
                                                   spot[1] - was[1]) < self.pitch:
                     continue
-                if self._free(spot, zone, strict):
-                    self.crowded += not strict
+                if self._free(spot, zone, level):
+                    self.crowded += level > 0
                     return spot
         raise LayoutFull(f"no room for another block at {zone.id} "
                          f"({sum(1 for z, _ in self.placed.values() if z == zone.id)} there)")
@@ -115,15 +115,16 @@ class Layout:
         near = [s for s in spots if math.hypot(s[0] - cx, s[1] - cy) <= self.reach]
         return sorted(near, key=lambda s: (math.hypot(s[0] - cx, s[1] - cy), s))
 
-    def _free(self, spot: Point, zone: Zone, strict: bool = True) -> bool:
-        """Whether a block may stand at `spot`; not `strict`: only on the map, out of the
-        boxes and not on another block (stacks may then touch and be read as one)."""
+    def _free(self, spot: Point, zone: Zone, level: int = 0) -> bool:
+        """Whether a block may stand at `spot`. Level 0: tidy. Crowded, level 1: on another
+        location's ground, still apart from its stack; level 2: anywhere on the map out of the
+        boxes and off other blocks (stacks may then touch and be read as one)."""
         width, height = self.geometry.board_mm
         if zone.rect is None and not (0 <= spot[0] <= width and 0 <= spot[1] <= height):
             return False
         if zone.rect is None and self.geometry.box_at(*spot) is not None:
             return False
-        if strict and zone.rect is None and any(
+        if level == 0 and zone.rect is None and any(
                 math.hypot(spot[0] - z.center[0], spot[1] - z.center[1]) < self.core
                 for z in self.geometry.locations if z.id != zone.id):
             return False  # another location's own ground: its first block goes there
@@ -132,6 +133,6 @@ class Layout:
                 return False  # squares standing square: they overlap unless a side apart
             stacks = other != zone.id and zone.rect is None \
                 and self.geometry.zone(other).rect is None
-            if strict and stacks and math.hypot(spot[0] - at[0], spot[1] - at[1]) < self.apart:
+            if level < 2 and stacks and math.hypot(spot[0] - at[0], spot[1] - at[1]) < self.apart:
                 return False
         return True
