@@ -118,3 +118,20 @@ def test_a_block_put_on_the_next_location_touching_a_spilling_stack_is_ambiguous
     positions[12] = (kx, ky - 20)  # put back beside its own stack instead
     zones, _ = assign_zones(GEOMETRY, positions, before, 24.4, 6.0)
     assert zones == {10: "kiyosu", 11: "kiyosu", 12: "kiyosu"}
+
+
+def test_an_ambiguous_stack_takes_what_a_person_settled_while_it_stays_put():
+    """The tablet entry that resolved a held-back move settles the stack: the rest of the
+    table is read again. A block moved since is not covered by what was said."""
+    (kx, ky), (ox, oy) = GEOMETRY.zone("kiyosu").center, GEOMETRY.zone("okazaki").center
+    spill = (kx + (ox - kx) / 2, ky + (oy - ky) / 2)
+    before = {10: Placed("kiyosu", (kx, ky)), 11: Placed("kiyosu", spill),
+              12: Placed("kiyosu", (kx - 20, ky))}
+    positions = {10: (kx, ky), 11: spill, 12: (ox, oy)}
+    said = {10: Placed("kiyosu", (kx, ky)), 11: Placed("kiyosu", spill),
+            12: Placed("okazaki", (ox, oy))}
+    zones, _ = assign_zones(GEOMETRY, positions, before, 24.4, 6.0, said)
+    assert zones == {10: "kiyosu", 11: "kiyosu", 12: "okazaki"}
+    positions[12] = (ox + 10, oy)  # moved again since: not what the person settled
+    zones, _ = assign_zones(GEOMETRY, positions, before, 24.4, 6.0, said)
+    assert set(zones.values()) == {AMBIGUOUS}

@@ -157,6 +157,9 @@ class TableSession:
         with self.hub.lock:
             if self.hub.paused:
                 return
+            tags = self.referee.registry.tags
+            self.tracker.settle({tags[b]: at for b, at in self.state.positions.items()
+                                 if b in tags})
             if self.tracker.stable is not None and (self.referee.desync is not None
                                                     or self._unseen):
                 self._unseen = False

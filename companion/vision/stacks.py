@@ -23,6 +23,10 @@ from companion.vision.geometry import AMBIGUOUS, Geometry
 
 __all__ = ["Placed", "assign_zones", "stacks"]
 
+SETTLED_REACH = 2.5
+"""A settled zone is believed for a tag within this many zone radii of the location (a big
+stack spreads that far)."""
+
 Point = tuple[float, float]
 
 
@@ -35,11 +39,15 @@ class Placed:
 
 
 def assign_zones(geometry: Geometry, positions: Mapping[int, Point],
-                 before: Mapping[int, Placed], link: float,
-                 still: float) -> tuple[dict[int, str], tuple[int, ...]]:
+                 before: Mapping[int, Placed], link: float, still: float,
+                 settled: Mapping[int, Placed] | None = None) -> tuple[dict[int, str],
+                                                                     tuple[int, ...]]:
     """Tag -> zone (or AMBIGUOUS) for the tags at `positions` (board mm), and the tags outside
     every zone. `before`: the last stable placements; a tag within `still` mm of its place
-    there has not moved."""
+    there has not moved. `settled`: where people have said the tags stand, and where they stood
+    then (the record, after an action entered on the tablet): an ambiguous stack whose every
+    tag is settled and has not moved since takes those zones (the table cannot say, a person
+    has)."""
     zones: dict[int, str] = {}
     on_map: dict[int, Point] = {}
     for tag, at in positions.items():
@@ -54,6 +62,8 @@ def assign_zones(geometry: Geometry, positions: Mapping[int, Point],
             or _anchor(stack, on_map, geometry)
         if zone is None:
             outside += stack
+        elif zone == AMBIGUOUS and _settle(stack, on_map, settled or {}, geometry, still):
+            zones.update({tag: (settled or {})[tag].zone for tag in stack})
         else:
             zones.update(dict.fromkeys(stack, zone))
     return zones, tuple(sorted(outside))
@@ -98,6 +108,21 @@ def _kept(stack: list[int], at: Mapping[int, Point], before: Mapping[int, Placed
         if any(z.id != zone and z.distance(*at[tag]) <= link for z in geometry.locations):
             return AMBIGUOUS
     return zone
+
+
+def _settle(stack: list[int], at: Mapping[int, Point], settled: Mapping[int, Placed],
+            geometry: Geometry, still: float) -> bool:
+    """Whether every tag of an ambiguous stack is settled on a location it stands near and
+    has not moved since a person said so."""
+    for tag in stack:
+        said = settled.get(tag)
+        if said is None or _distance(said.at, at[tag]) > still:
+            return False
+        location = next((z for z in geometry.locations if z.id == said.zone), None)
+        if location is None or location.radius is None \
+                or location.distance(*at[tag]) > SETTLED_REACH * location.radius:
+            return False
+    return True
 
 
 def _anchor(stack: list[int], at: Mapping[int, Point], geometry: Geometry) -> str | None:

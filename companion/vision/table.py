@@ -206,6 +206,8 @@ class StableTracker:
     _history: list[dict[int, str]] = field(default_factory=list)
     _missing: dict[int, int] = field(default_factory=dict)
     _placed: dict[int, Placed] = field(default_factory=dict)
+    _settled: dict[int, Placed] = field(default_factory=dict)
+    _seen_at: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     def feed(self, reading: Reading) -> TableDiff | None:
         """A diff when a new stable snapshot differs from the last; None otherwise."""
@@ -228,11 +230,19 @@ class StableTracker:
             return None if previous is not None else TableDiff({}, zones, {})
         return _diff(previous.zones, zones)
 
+    def settle(self, zones: Mapping[int, str]) -> None:
+        """People have said where the tags stand (an action entered on the tablet, so the
+        record is the table as it stands): a stack the table leaves ambiguous takes those
+        zones while its tags stay where they were seen last."""
+        self._settled = {t: Placed(z, self._seen_at[t]) for t, z in zones.items()
+                         if t in self._seen_at}
+
     def _zones(self, reading: Reading) -> dict[int, str]:
         if self.stacks is None or not reading.positions:
             return dict(reading.zones)
+        self._seen_at = dict(reading.positions)
         zones, _ = assign_zones(self.stacks, reading.positions, self._placed, self.link,
-                                self.still)
+                                self.still, self._settled)
         return zones
 
     def _with_grace(self, zones: dict[int, str]) -> dict[int, str]:
