@@ -10,7 +10,7 @@ missing for a frame or two is not a move, and the output is the diff between sta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -117,13 +117,14 @@ class TableReader:
         zones: dict[int, str] = {}
         positions: dict[int, tuple[float, float]] = {}
         outside, unknown = [], []
+        standing = self._standing(frame)
         for read in reads:
             if read.id in self.geometry.corners:
                 continue
             if self.known_tags is not None and read.id not in self.known_tags:
                 unknown.append(read.id)
                 continue
-            positions[read.id] = self._standing(frame, *read.center)
+            positions[read.id] = standing(*read.center)
             where = self.geometry.zone_of(*positions[read.id])
             if where is None:
                 outside.append(read.id)
@@ -132,18 +133,24 @@ class TableReader:
         return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving,
                        positions)
 
-    def _standing(self, frame: np.ndarray, x: float, y: float) -> tuple[float, float]:
-        """Board mm of the block whose tag is seen at frame pixel (x, y): the tag stands
-        `block_height_mm` up, so it is seen pushed away from the point under the camera (taken
-        to look down on the frame's centre) by height / (camera - height)."""
+    def _standing(self, frame: np.ndarray) -> Callable[[float, float], tuple[float, float]]:
+        """For this frame: frame pixel of a tag -> board mm of the block it stands on. The tag
+        stands `block_height_mm` up, so it is seen pushed away from the point under the camera
+        (taken to look down on the frame's centre, found once a frame) by height / (camera -
+        height)."""
         assert self.calibration is not None
-        seen = self.calibration.board_point(x, y)
+        to_board = self.calibration.board_point
         height = self.geometry.block_height_mm
         if not self.camera_height_mm or not height:
-            return seen
-        nx, ny = self.calibration.board_point(frame.shape[1] / 2, frame.shape[0] / 2)
+            return to_board
+        nx, ny = to_board(frame.shape[1] / 2, frame.shape[0] / 2)
         k = (self.camera_height_mm - height) / self.camera_height_mm
-        return nx + (seen[0] - nx) * k, ny + (seen[1] - ny) * k
+
+        def standing(x: float, y: float) -> tuple[float, float]:
+            sx, sy = to_board(x, y)
+            return nx + (sx - nx) * k, ny + (sy - ny) * k
+
+        return standing
 
     def _hand(self, frame: np.ndarray) -> bool:
         """A hand resting over the table: a patch of skin tones (hue 0-22 degrees, some
