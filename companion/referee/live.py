@@ -26,6 +26,7 @@ from companion.referee.registry import TableRegistry
 from companion.referee.sekigahara import SekigaharaReferee
 from companion.referee.table import TableSession
 from companion.vision.geometry import CALIBRATION_DIR, Geometry
+from companion.vision.layout import Layout
 from companion.vision.overlay import camera_height, lens_intrinsics
 from companion.vision.sources import (
     CameraSource,
@@ -102,7 +103,7 @@ class LiveTable:
             TableReader(geometry, known_tags=frozenset(registry.blocks),
                         intrinsics=lens_intrinsics(CALIBRATION_DIR / kit.game),
                         camera_height_mm=camera_height(CALIBRATION_DIR / kit.game)),
-            StableTracker(stacks=geometry, link=geometry.tag_mm * 1.45 * 1.2), hardware)
+            StableTracker(stacks=geometry, link=Layout(geometry).link), hardware)
         self.source = self.source or frame_source(self.options.camera)
         if self.options.reader:
             self._start_reader(self.options.reader)
