@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SAMPLE := companion/record/samples/sekigahara-demo.jsonl
+SAMPLE := companion/games/sekigahara/samples/sekigahara-demo.jsonl
 
 .PHONY: demo test lint setup clean
 

@@ -268,25 +268,10 @@ def _median_ms(work: Any, times: int) -> float:
     return round(statistics.median(spent), 2)
 
 
-def bench_referee(games: int = 20, seed: int = 0) -> dict[str, Any]:
-    """Random Sekigahara games acted out at the table (zones, scans, buttons) and read back
-    by the referee: how many actions it recovers, asks about or misses, and how fast."""
-    from companion.kits import SekigaharaKit
-    from companion.referee import TableRegistry
-    from companion.referee.script import ReadBack, read_back
+def bench_referee(game: str = "sekigahara", games: int = 20, seed: int = 0) -> dict[str, Any]:
+    """Random games acted out at the table by the game's simulated player and read back by
+    its table referee (the game's `simulator` capability)."""
+    from companion.games import game as game_spec
 
-    kit = load_kit("sekigahara")
-    assert isinstance(kit, SekigaharaKit)
-    registry = TableRegistry.in_kit_order(kit)
-    total = ReadBack()
-    elapsed = 0.0
-    for n in range(games):
-        played = _play(seed + n, [])
-        fresh: Game[Any] = Game(rules_class("sekigahara")(kit), seed=seed + n)
-        start = time.perf_counter()
-        result = read_back([ply.action for ply in played.history], fresh, registry)
-        elapsed += time.perf_counter() - start
-        total.add(result)
-    figures = total.summary()
-    figures.update(games=games, ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))
+    figures: dict[str, Any] = game_spec(game).need("simulator").bench_referee(games, seed)
     return figures

@@ -320,7 +320,7 @@ def bench_vision_command(game: str, frames: int | None, sequences: int, seed: in
         _bench_rumble_vision(500 if frames is None else frames, seed, as_json)
         return
     frames = 40 if frames is None else frames
-    from companion.vision.bench import bench_vision
+    from companion.games.sekigahara.vision_bench import bench_vision
 
     f = bench_vision(frames=frames, sequences=sequences, seed=seed)
     _report(f, as_json, [
@@ -337,7 +337,7 @@ def bench_vision_command(game: str, frames: int | None, sequences: int, seed: in
 
 def _bench_rumble_vision(frames: int, seed: int, as_json: bool) -> None:
     """Rumble Nation: soldiers counted per region and colour, dice read, frames per second."""
-    from companion.vision.rumble_bench import bench_rumble_vision
+    from companion.games.rumble_nation.vision_bench import bench_rumble_vision
 
     f = bench_rumble_vision(frames, seed)
     _report(f, as_json, [
@@ -502,13 +502,14 @@ def games_repatch(store: Store) -> None:
               help="Before this action, a player moves a block illegally and puts it back.")
 @click.option("--pace", default=0.0, show_default=True,
               help="Seconds to pause after each table change (to follow on the tablet).")
-@click.option("--camera", default="3280x2464", show_default=True, help="Frame size WxH.")
+@click.option("--game", default="sekigahara", show_default=True,
+              help="The game to play (one with a table referee and a simulated player).")
 @click.option("--headless", is_flag=True, help="No browser: progress lines and a summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
-                 illegal_at: int | None, pace: float, camera: str, headless: bool,
+                 illegal_at: int | None, pace: float, game: str, headless: bool,
                  as_json: bool) -> None:
-    """Play a simulated Sekigahara game at a simulated table through the whole pipeline.
+    """Play a simulated game at a simulated table through the whole pipeline.
 
     Frames from the synthetic camera, cards through a card reader on a pseudo-terminal and
     buttons on mock GPIO pins go through detection, tracking, the referee, the engine and the
@@ -519,9 +520,8 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 
     from companion.demo import DemoOptions, run_demo
 
-    width, _, height = camera.partition("x")
-    options = DemoOptions(seed=seed, host=host, port=port, db=db, max_actions=max_actions,
-                          illegal_at=illegal_at, pace=pace, camera=(int(width), int(height)))
+    options = DemoOptions(game=game, seed=seed, host=host, port=port, db=db,
+                          max_actions=max_actions, illegal_at=illegal_at, pace=pace)
 
     def progress(line: str) -> None:
         if line.startswith("referee screen: ") and headless:
@@ -581,7 +581,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     Sekigahara game at the table (table knowledge) when there is none. With --camera the
     companion watches the table and referees it (docs/referee.md).
     """
-    from companion.referee.live import TableOptions, frame_source
+    from companion.live import TableOptions, frame_source
 
     table = None
     if camera is not None:
@@ -594,7 +594,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     import secrets
 
     from companion.record.session import Session
-    from companion.web.serve import ServeOptions, run
+    from companion.serve import ServeOptions, run
 
     store = _open_store(db)
     if game_id is None and new_game is None:
@@ -652,18 +652,16 @@ def _open_store(db: Path | None) -> Store:
 @click.option("--height", "height_mm", default=20.0, show_default=True, help="Label height, mm.")
 def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: float) -> None:
     """Write A4 label sheets: a QR code and the printed identity for every card of a kit."""
+    from companion.games import MissingCapability, game
     from companion.inputs.labels import write_card_labels
-    from companion.kits.sekigahara import SekigaharaKit
 
     try:
         loaded = load_kit(kit_name)
-    except KitError as exc:
-        click.echo(str(exc), err=True)
+        labels = game(loaded.game).need("labels")(loaded)
+    except (KitError, MissingCapability) as exc:
+        click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
-    if not isinstance(loaded, SekigaharaKit):
-        click.echo(f"error: {kit_name} has no cards", err=True)
-        raise SystemExit(1)
-    count = write_card_labels(loaded, out, width_mm=width_mm, height_mm=height_mm)
+    count = write_card_labels(labels, out, width_mm=width_mm, height_mm=height_mm)
     click.echo(f"{out}: {count} labels of {width_mm} x {height_mm} mm")
 
 
@@ -684,7 +682,7 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
     """
     import platformdirs
 
-    from companion.inputs.registry import RegistrationError, Registry
+    from companion.games.sekigahara.physical_set import RegistrationError, Registry
 
     base = folder or Path(platformdirs.user_data_dir("tabletop-companion")) / "sets"
     registry = Registry.open(base / f"{name}.json", kit_name, name)
@@ -724,7 +722,7 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
 @click.option("--image", "image_path", type=click.Path(path_type=Path, dir_okay=False),
               help="The photograph to calibrate from, with --source image.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
-              help="Where to save (default: calibration/GAME/).")
+              help="Where to save (default: the user's data folder, calibration/GAME/).")
 @click.option("--camera-height-mm", type=float,
               help="The lens's height above the map: the reader then allows for the blocks' "
               "height (board.yaml block_height_mm).")
@@ -746,8 +744,9 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
 
     import cv2
 
+    from companion.userdata import calibration_folder
     from companion.vision.corpus import random_scene
-    from companion.vision.geometry import CALIBRATION_DIR, Geometry
+    from companion.vision.geometry import Geometry
     from companion.vision.overlay import calibrate_frame
     from companion.vision.sources import CameraSource
     from companion.vision.synth import Synth, random_camera
@@ -768,7 +767,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
     if frame is None:
         click.echo(f"error: no frame from the {source} source", err=True)
         raise SystemExit(1)
-    target = out or CALIBRATION_DIR / game
+    target = out or calibration_folder(game)
     try:
         result = calibrate_frame(geometry, frame, target, camera_height_mm=camera_height_mm)
     except BoardNotFound as exc:
@@ -781,7 +780,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
 def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
     import cv2
 
-    from companion.vision.geometry import CALIBRATION_DIR
+    from companion.userdata import calibration_folder
     from companion.vision.intrinsics import IntrinsicsError, calibrate_intrinsics
     from companion.vision.overlay import save_intrinsics
 
@@ -792,7 +791,7 @@ def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
     except IntrinsicsError as exc:
         click.echo(f"error: {folder}: {exc}", err=True)
         raise SystemExit(1) from None
-    path = save_intrinsics(out or CALIBRATION_DIR / game, lens)
+    path = save_intrinsics(out or calibration_folder(game), lens)
     fx, fy = lens.matrix[0][0], lens.matrix[1][1]
     click.echo(f"{lens.views} of {len(files)} photographs used; focal length {fx:.0f} x "
                f"{fy:.0f} px, distortion {', '.join(f'{d:.3f}' for d in lens.distortion)}, "

@@ -1,14 +1,15 @@
-"""The simulated table (`companion demo`): a whole Sekigahara game played at a table that
+"""The simulated table (`companion demo --game NAME`): a whole game played at a table that
 exists only in pixels, refereed by the real pipeline.
 
-The simulator plays a random game (the script). A simulated player acts each scripted action
-out at the table (`referee.script.act_out`): blocks are carried by a hand and put down in tidy
-stacks (`vision.layout`), photographed by the synthetic camera frame by frame; cards are
-scanned through a card reader on a pseudo-terminal; buttons are pressed on gpiozero's mock
-pins. Everything after that is the product: tag detection, the stable tracker, the referee,
-the engine, the SQLite record, and the live tablet served over HTTP (questions answered with
-a tap through the same API a tablet uses). At the end the stored record is verified by
-replaying it, and its actions are compared with the script.
+The simulator plays a random game (the script). The game's simulated player (its `simulator`
+capability) acts each scripted action out at the table and photographs it with the synthetic
+camera frame by frame (Sekigahara: blocks carried by a hand and put down in tidy stacks);
+cards are scanned through a card reader on a pseudo-terminal; buttons are pressed on gpiozero's
+mock pins. Everything after that is the product: the game's table reader and tracker, its
+table referee, the generic table session, the engine, the SQLite record, and the live tablet
+served over HTTP (questions answered with a tap through the same API a tablet uses). At the
+end the stored record is verified by replaying it, and its actions are compared with the
+script. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -33,22 +34,17 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion.engine import REFEREE, Action, Game, random_playout, rules_class
-from companion.engine.sekigahara import SekigaharaRules, SekigaharaState
+from companion.engine import REFEREE, Action, Game, random_playout
+from companion.games import GameSpec, game
 from companion.inputs.events import InputEvent
 from companion.inputs.gpio import Pins, TableHardware
 from companion.inputs.serial_readers import LineParser, SerialReader
-from companion.kits import SekigaharaKit, load_kit
+from companion.kits import load_kit
 from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
-from companion.referee import SekigaharaReferee, TableRegistry
-from companion.referee.script import HIDDEN, Press, Scan, Seen, act_out, shown
-from companion.referee.table import TableSession
-from companion.vision.geometry import Geometry
-from companion.vision.layout import Layout
-from companion.vision.synth import Camera, Look, Synth
-from companion.vision.table import StableTracker, TableReader
+from companion.table.acting import Press, Scan, Seen
+from companion.table.session import TableSession
 from companion.web import create_app
 from companion.web.hub import Hub
 
@@ -56,23 +52,15 @@ __all__ = ["DemoOptions", "DemoReport", "run_demo"]
 
 log = logging.getLogger(__name__)
 
-HAND_FRAMES = 1
-"""Frames with a hand over the table for each change (the tracker ignores them)."""
-MAX_STILL_FRAMES = 6
-"""Still frames shown after a change before giving up on a stable snapshot."""
-
-
 @dataclass(frozen=True)
 class DemoOptions:
+    game: str = "sekigahara"
+    """The game to play (any with a table referee and a simulated player)."""
     seed: int = 1
     host: str = "127.0.0.1"
     port: int = 8000
     db: Path | None = None
     """The game store; a fresh temporary one when not given."""
-    camera: tuple[int, int] = (3280, 2464)
-    """The simulated camera's frame size (an 8 MP still: 14 mm tags stay readable)."""
-    camera_height_mm: float = 900.0
-    """The simulated camera's height above the map (tags on blocks are seen with parallax)."""
     max_actions: int | None = None
     """Stop after this many scripted actions (a shortened game)."""
     illegal_at: int | None = None
@@ -84,6 +72,7 @@ class DemoOptions:
 
 @dataclass
 class DemoReport:
+    game: str = ""
     fps: float = 0.0
     stable_states: int = 0
     actions: int = 0
@@ -116,84 +105,45 @@ class DemoReport:
         return asdict(self)
 
 
-def script_for(seed: int, max_actions: int | None = None) -> list[Action]:
+def script_for(spec: GameSpec, seed: int, max_actions: int | None = None) -> list[Action]:
     """The simulator's game for `seed` (cut to `max_actions`)."""
-    game: Game[Any] = Game(rules_class("sekigahara")(load_kit("sekigahara")), seed=seed)
-    random_playout(game)
-    actions = [ply.action for ply in game.history]
+    played: Game[Any] = Game(spec.rules(load_kit(spec.kit)), seed=seed)
+    random_playout(played)
+    actions = [ply.action for ply in played.history]
     return actions[:max_actions] if max_actions else actions
 
 
 class SimulatedTable:
     """The table, its player, its sensors and the companion, wired as on a real table."""
 
-    def __init__(self, options: DemoOptions, workdir: Path) -> None:
-        kit = load_kit("sekigahara")
-        assert isinstance(kit, SekigaharaKit)
+    def __init__(self, spec: GameSpec, options: DemoOptions, workdir: Path) -> None:
+        simulator = spec.need("simulator")
+        build = spec.need("table")
         self.options = options
-        self.registry = TableRegistry.in_kit_order(kit)
-        self.geometry = Geometry.load(kit)
-        self.synth = Synth(self.geometry, kit)
-        self.layout = Layout(self.geometry, crowd=True)
-        self.camera = Camera(options.camera, height_mm=options.camera_height_mm)
         self.store = Store(options.db or workdir / "demo.sqlite")
-        session = Session.start(self.store, "sekigahara", seed=options.seed,
-                                players={"ishida": "simulated", "tokugawa": "simulated"})
+        session = Session.start(self.store, spec.name, seed=options.seed,
+                                players=dict.fromkeys(spec.rules(load_kit(spec.kit)).roles,
+                                                      "simulated"))
         self.hub = Hub(session)
         self.token = self.hub.tokens.issue(REFEREE)
         self.events: queue.Queue[InputEvent] = queue.Queue()
         Device.pin_factory = MockFactory()
         self.hardware = TableHardware(Pins.load(), self.events.put)
         rules = session.game.rules
-        assert isinstance(rules, SekigaharaRules)
-        self.table = TableSession(
-            self.hub, SekigaharaReferee(rules, self.registry),
-            TableReader(self.geometry, known_tags=frozenset(self.registry.blocks),
-                        camera_height_mm=options.camera_height_mm),
-            StableTracker(stacks=self.geometry, link=self.layout.link), self.hardware)
+        parts = build(rules, simulator.setup())
+        self.table = TableSession(self.hub, parts, self.hardware)
+        self.player = simulator.player(rules, parts, self._on_frame)
         self.url = ""
-        self.view: dict[str, str] = {}
-        """Where each block stands on the table now (block -> zone)."""
         self.vision_seconds = 0.0
         """Time spent on frames by the companion (detection, tracking, referee, record)."""
         self._last_press: dict[str, float] = {}
-        self._look = 0
 
-    # --- the table, seen by the camera ----------------------------------------------------
-
-    def show(self, blocks: dict[str, str], hand: bool = True) -> bool:
-        """Blocks (id -> zone) put down as `blocks` says; frames until a stable snapshot.
-        Returns whether the tracker reported a change."""
-        tags = self.registry.tags
-        self.view = dict(blocks)
-        before = dict(self.layout.placed)
-        scene = self.layout.arrange({tags[b]: zone for b, zone in blocks.items()})
-        looks = [self._hand_look(before)] * HAND_FRAMES if hand else []
-        looks += [self._still_look() for _ in range(MAX_STILL_FRAMES)]
-        for look in looks:
-            frame = self.synth.photograph(scene, self.camera, look)
-            start = time.perf_counter()
-            changed = self.table.on_frame(frame.image) is not None
+    def _on_frame(self, image: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.table.on_frame(image)
+        finally:
             self.vision_seconds += time.perf_counter() - start
-            if changed:
-                return True
-        return False
-
-    def _still_look(self) -> Look:
-        self._look += 1
-        return Look(noise=1.5, defocus=0.4, light=0.1, seed=self._look)
-
-    def _hand_look(self, before: dict[int, tuple[str, tuple[float, float]]]) -> Look:
-        """A hand over the blocks that changed (in frame fractions, roughly)."""
-        self._look += 1
-        changed = [at for t, (zone, at) in self.layout.placed.items()
-                   if before.get(t) != (zone, at)] or [at for _, at in before.values()]
-        left, top, right, bottom = self.geometry.extent
-        x = sum(p[0] for p in changed) / max(1, len(changed))
-        y = sum(p[1] for p in changed) / max(1, len(changed))
-        fx = 0.05 + 0.9 * (x - left) / (right - left)
-        fy = 0.05 + 0.9 * (y - top) / (bottom - top)
-        return Look(noise=1.5, hand=(fx, fy, 0.12), seed=self._look)
 
     # --- cards and buttons ------------------------------------------------------------------
 
@@ -248,12 +198,14 @@ class Latency:
 def run_demo(options: DemoOptions,
              progress: Callable[[str], None] = lambda _line: None) -> DemoReport:
     """Play the scripted game at the simulated table; the figures of `companion demo`."""
-    script = script_for(options.seed, options.max_actions)
-    report = DemoReport(script_actions=len(script))
+    spec = game(options.game)
+    spec.need("table"), spec.need("simulator")  # MissingCapability before anything starts
+    script = script_for(spec, options.seed, options.max_actions)
+    report = DemoReport(game=spec.name, script_actions=len(script))
     started = time.perf_counter()
     factory = Device.pin_factory
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as work, \
-            _served(SimulatedTable(options, Path(work)), options) as (sim, url), \
+            _served(SimulatedTable(spec, options, Path(work)), options) as (sim, url), \
             _listening(f"{url}/stream") as latency, _card_reader(sim) as write_card:
         report.url, report.db, report.game_id = url, str(sim.store.path), sim.hub.session.game_id
         progress(f"tablet: {url}/")
@@ -271,7 +223,7 @@ def run_demo(options: DemoOptions,
         report.actions, report.questions, report.alerts = (counts.actions, counts.questions,
                                                            counts.alerts)
         report.fps = round(counts.frames / max(1e-9, sim.vision_seconds), 2)
-        report.crowded = sim.layout.crowded
+        report.crowded = sim.player.crowded
     report.seconds = round(time.perf_counter() - started, 1)
     return report
 
@@ -280,16 +232,15 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
           latency: Latency, report: DemoReport, options: DemoOptions,
           progress: Callable[[str], None]) -> None:
     shadow: Game[Any] = Game(sim.hub.session.game.rules, seed=options.seed)
-    table: dict[str, str] = shown(shadow.state, {})
-    sim.show(table, hand=False)
+    sim.player.begin(shadow.state)
     delays: list[float] = []
     for n, action in enumerate(script):
         if n == options.illegal_at:
-            report.illegal_corrected = _illegal_move(sim, table)
+            report.illegal_corrected = _illegal_move(sim)
         before = shadow.state
         shadow.apply(action)
-        inputs = act_out(before, action, shadow.state, table, sim.registry)
-        if action.verb in HIDDEN:
+        inputs = sim.player.act_out(before, action, shadow.state)
+        if action.verb in sim.player.hidden:
             sim.hub.act(REFEREE, action, "simulator")  # dealt face down: the game's chance
             report.hidden += 1
             continue
@@ -300,7 +251,7 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
             elif isinstance(item, Press):
                 sim.press(item.name)
             elif isinstance(item, Seen):
-                sim.show(_zones_after(item, sim))
+                sim.player.show(item)
                 if options.pace:
                     time.sleep(options.pace)
         _settle_action(sim, n, action, report)
@@ -312,18 +263,6 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
     if delays:
         report.latency_ms_p50 = round(1000 * statistics.median(delays), 1)
         report.latency_ms_p95 = round(1000 * _percentile(delays, 95), 1)
-
-
-def _zones_after(seen: Seen, sim: SimulatedTable) -> dict[str, str]:
-    """The table once this diff is done (a battle's end is two: blocks back from the
-    deployment area, then the retreat)."""
-    block = sim.registry.blocks
-    view = dict(sim.view)
-    view.update({block[t]: to for t, (_, to) in seen.diff.moved.items()})
-    view.update({block[t]: zone for t, zone in seen.diff.appeared.items()})
-    for t in seen.diff.disappeared:
-        view.pop(block[t], None)
-    return view
 
 
 def _settle_action(sim: SimulatedTable, n: int, action: Action, report: DemoReport) -> None:
@@ -347,44 +286,18 @@ def _settle_action(sim: SimulatedTable, n: int, action: Action, report: DemoRepo
         report.misses.append(f"{n + 1}: {action.verb}{said}")
         _post(sim, "/api/action", {**action.to_json(), "source": "tablet"})
         report.manual += 1
-        sim.table.referee.scanned.clear()  # the cards went with the action entered by hand
-        sim.table.drop_held()
+        sim.table.forget_inputs()  # the cards went with the action entered by hand
     sim.table.recheck()
 
 
-def _illegal_move(sim: SimulatedTable, table: dict[str, str]) -> bool:
-    """A block carried two roads away, then put back: the alert must come, and go."""
-    state = sim.hub.session.game.state
-    assert isinstance(state, SekigaharaState)
-    rules = sim.hub.session.game.rules
-    assert isinstance(rules, SekigaharaRules)
-    neighbours = rules.ctx.kit.neighbours
-    mover = state.active
-    for block, at in sorted(table.items()):
-        if at not in neighbours or rules.ctx.owner[block] != mover:
-            continue
-        far = _farthest(neighbours, at)
-        if far is not None:
-            alerts = sim.table.counts.alerts
-            sim.show({**table, block: far})
-            raised = sim.table.counts.alerts > alerts and sim.table.referee.desync is not None
-            sim.show(table)
-            return raised and sim.table.referee.desync is None and sim.hub.alert is None
-    return False
-
-
-def _farthest(neighbours: Any, start: str) -> str | None:
-    """The location the most roads away from `start` (beyond any march)."""
-    distance = {start: 0}
-    todo = [start]
-    while todo:
-        here = todo.pop(0)
-        for there in neighbours[here]:
-            if there not in distance:
-                distance[there] = distance[here] + 1
-                todo.append(there)
-    far = max(distance, key=lambda z: (distance[z], z))
-    return far if distance[far] >= 4 else None
+def _illegal_move(sim: SimulatedTable) -> bool:
+    """A piece put where it may not go, then put back: the alert must come, and go."""
+    alerts = sim.table.counts.alerts
+    if not sim.player.illegal_move(sim.hub.session.game.state):
+        return False
+    raised = sim.table.counts.alerts > alerts and sim.table.referee.desync is not None
+    sim.player.undo_illegal()
+    return raised and sim.table.referee.desync is None and sim.hub.alert is None
 
 
 def _measure(sim: SimulatedTable, latency: Latency, delays: list[float]) -> None:

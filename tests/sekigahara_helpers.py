@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from companion.engine import CHANCE, Action, Game
-from companion.engine.sekigahara import SekigaharaRules
-from companion.engine.sekigahara.locations import castle_controller
-from companion.engine.sekigahara.state import BAG, Hand, MovementPhase, frozen_map
+from companion.games.sekigahara.rules import SekigaharaRules
+from companion.games.sekigahara.rules.locations import castle_controller
+from companion.games.sekigahara.rules.state import BAG, Hand, MovementPhase, frozen_map
 from companion.kits import load_kit
 
 KIT = load_kit("sekigahara")

@@ -28,7 +28,7 @@ from companion.web.hub import Hub
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).with_name("artifacts")
-SAMPLE = Path(__file__).parents[1] / "companion/record/samples/sekigahara-demo.jsonl"
+SAMPLE = Path(__file__).parents[1] / "companion/games/sekigahara/samples/sekigahara-demo.jsonl"
 
 
 @pytest.fixture(scope="module")

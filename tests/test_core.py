@@ -20,7 +20,7 @@ from companion.engine import (
     random_playout,
     rules_class,
 )
-from companion.engine.skirmish import SkirmishRules
+from companion.games.skirmish.rules import SkirmishRules
 from companion.kits import load_kit
 
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.demo import script_for
+from companion.games import game
 from companion.record.store import Store
 
 SEED, ACTIONS, ILLEGAL_AT = 290, 40, 20
@@ -34,7 +35,7 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     assert report["fps"] > 0 and 0 < report["latency_ms_p50"] <= report["latency_ms_p95"]
 
     # The ground truth, independently of the demo's own comparison.
-    script = script_for(SEED, ACTIONS)
+    script = script_for(game("sekigahara"), SEED, ACTIONS)
     record = Store(db).load(report["game_id"])
     assert [entry.action for entry in record.entries] == script
     verbs = {entry.action.verb for entry in record.entries}

@@ -20,11 +20,12 @@ from PIL import Image, ImageDraw, ImageFilter
 from pyzbar import pyzbar
 
 from companion.cli import main
+from companion.games.sekigahara.labels import card_labels
+from companion.games.sekigahara.physical_set import RegistrationError, Registry
 from companion.inputs.barcode import CardArea, decode_codes, read_card
 from companion.inputs.events import ButtonPressed, CardScanned, ReadProblem
 from companion.inputs.gpio import Pins, TableHardware
 from companion.inputs.labels import card_code, write_card_labels
-from companion.inputs.registry import RegistrationError, Registry
 from companion.inputs.scanner import WedgeParser, read_device
 from companion.inputs.serial_readers import LineParser, Rdm6300Parser, SerialReader
 from companion.kits import load_kit
@@ -294,13 +295,13 @@ def test_a_pin_wired_twice_is_refused(tmp_path):
 
 def test_label_sheets_read_back_to_their_cards(tmp_path):
     pdf = tmp_path / "labels.pdf"
-    assert write_card_labels(KIT, pdf) == 110
+    assert write_card_labels(card_labels(KIT), pdf) == 110
     subprocess.run(["pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-png", str(pdf),
                     str(tmp_path / "page")], check=True)
     page = Image.open(next(tmp_path.glob("page*.png")))
     codes = {symbol.data.decode() for symbol in pyzbar.decode(page)}
     per_page = ((210 - 20) // 50) * ((297 - 20) // 20)
-    assert codes == {card_code(card) for card in KIT.cards[:per_page]}
+    assert codes == {card_code(card.id) for card in KIT.cards[:per_page]}
 
 
 def simulated_set() -> tuple[list[tuple[str, str]], list[tuple[str, str | None]]]:
@@ -316,7 +317,7 @@ def simulated_set() -> tuple[list[tuple[str, str]], list[tuple[str, str | None]]
     cards: list[tuple[str, str | None]] = []
     for number, card in enumerate(KIT.cards):
         if number % 2:
-            cards.append((card_code(card), None))  # a printed label names its card
+            cards.append((card_code(card.id), None))  # a printed label names its card
         else:
             spec = f"{card.side} loyalty" if card.kind == "loyalty" \
                 else f"{card.side} {card.clan} {card.kind}"
@@ -371,9 +372,9 @@ def test_registration_mismatches_are_all_listed(tmp_path):
         registry.add_block("1", "tokugawa maeda 3")
     with pytest.raises(RegistrationError, match="not a clan of"):
         registry.add_block("2", "tokugawa mori 2")
-    registry.add_card(card_code(KIT.cards[0]))
+    registry.add_card(card_code(KIT.cards[0].id))
     with pytest.raises(RegistrationError, match="already registered"):
-        registry.add_card(card_code(KIT.cards[0]))
+        registry.add_card(card_code(KIT.cards[0].id))
     problems = registry.problems()
     assert any("ishida: 0 blocks registered, 48 wanted" in p for p in problems)
     assert any("set-up block I-ishida-leader-1" in p for p in problems)

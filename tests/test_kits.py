@@ -15,8 +15,10 @@ import yaml
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.kits import KitError, KitProblem, SekigaharaKit, SkirmishKit, load_kit, shipped_kits
-from companion.kits.loader import DATA_DIR
+from companion.games.sekigahara.kit import SekigaharaKit
+from companion.games.skirmish.kit import SkirmishKit
+from companion.kits import KitError, KitProblem, load_kit, shipped_kits
+from companion.kits.loader import shipped_folder
 
 SIDES = ("ishida", "tokugawa")
 LAST_LOCATION = "  - {id: sendai, "  # the last line of map.yaml's locations
@@ -28,7 +30,7 @@ LAST_ROAD = "  - {a: utsunomiya, b: shirakawa, kind: road}\n"
 
 def copy_kit(tmp_path, kit="sekigahara"):
     folder = tmp_path / kit
-    shutil.copytree(DATA_DIR / kit, folder)
+    shutil.copytree(shipped_folder(kit), folder)
     return folder
 
 

@@ -10,20 +10,21 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from companion.games.sekigahara.referee import SekigaharaReferee
+from companion.games.sekigahara.script import shown
 from companion.kits import load_kit
+from companion.live import LiveTable, TableOptions, frame_source
 from companion.record.session import Session
 from companion.record.store import Store
-from companion.referee import TableRegistry
-from companion.referee.live import LiveTable, TableOptions, frame_source
-from companion.referee.script import shown
+from companion.serve import ServeOptions, build_app
+from companion.table import TableParts, TableRegistry
 from companion.vision.geometry import Geometry
 from companion.vision.layout import Layout
 from companion.vision.synth import Camera, Look, Synth
-from companion.web.serve import ServeOptions, build_app
 
 KIT = load_kit("sekigahara")
 GEOMETRY = Geometry.load(KIT)
-REGISTRY = TableRegistry.in_kit_order(KIT)
+REGISTRY = TableRegistry.in_kit_order(b.id for b in KIT.blocks)
 TOKEN = "referee-token-for-tests"
 
 
@@ -93,14 +94,13 @@ def test_an_unknown_camera_is_named():
 def test_a_card_refused_raises_the_alert_but_leaves_the_board_in_order(tmp_path):
     """An unknown card (3.3) changes nothing on the board: no desync, the next move is read."""
     from companion.inputs.events import CardScanned
-    from companion.referee import SekigaharaReferee
-    from companion.referee.table import TableSession
+    from companion.table.session import TableSession
     from companion.vision.table import StableTracker, TableReader
     from companion.web.hub import Hub
 
     hub = Hub(Session.start(Store(tmp_path / "g.sqlite"), "sekigahara"))
-    table = TableSession(hub, SekigaharaReferee(hub.session.game.rules, REGISTRY),
-                         TableReader(GEOMETRY), StableTracker(stacks=GEOMETRY))
+    table = TableSession(hub, TableParts(TableReader(GEOMETRY), StableTracker(stacks=GEOMETRY),
+                                         SekigaharaReferee(hub.session.game.rules, REGISTRY)))
     hub.pause(True)  # while the referee has paused the game, inputs wait
     table.on_input(CardScanned("NOT-A-CARD", "rfid", 0.0))
     assert hub.alert is None and table.counts.alerts == 0
@@ -113,17 +113,17 @@ def test_a_card_refused_raises_the_alert_but_leaves_the_board_in_order(tmp_path)
 def test_a_question_is_answered_with_the_table_buttons(tmp_path):
     """Next phase moves the tablet's highlight, confirm answers (9: a tap or a button)."""
     from companion.inputs.events import ButtonPressed
-    from companion.referee import SekigaharaReferee
-    from companion.referee.table import TableSession
+    from companion.table.session import TableSession
     from companion.vision.table import StableTracker, TableReader
     from companion.web.hub import Hub
 
     hub = Hub(Session.start(Store(tmp_path / "g.sqlite"), "sekigahara"))
-    table = TableSession(hub, SekigaharaReferee(hub.session.game.rules, REGISTRY),
-                         TableReader(GEOMETRY), StableTracker(stacks=GEOMETRY))
+    table = TableSession(hub, TableParts(TableReader(GEOMETRY), StableTracker(stacks=GEOMETRY),
+                                         SekigaharaReferee(hub.session.game.rules, REGISTRY)))
     from companion.demo import script_for
+    from companion.games import game
 
-    for action in script_for(290, 40):  # on to the first choice between two actions
+    for action in script_for(game("sekigahara"), 290, 40):  # on to the first choice between two actions
         if len(hub.session.game.legal_actions()) >= 2:
             break
         hub.session.play(action, "simulator")

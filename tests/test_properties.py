@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game, IllegalAction, fold
-from companion.engine.skirmish import SkirmishRules
+from companion.games.skirmish.rules import SkirmishRules
 from companion.kits import load_kit
 
 KIT = load_kit("skirmish")

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.engine import Game, random_playout
-from companion.engine.skirmish import SkirmishRules
+from companion.games.skirmish.rules import SkirmishRules
 from companion.kits import load_kit
 from companion.record import RecordError, read_record, record_of, replay, write_record
 
-SAMPLE = Path(__file__).parents[1] / "companion/record/samples/skirmish-demo.jsonl"
+SAMPLE = Path(__file__).parents[1] / "companion/games/skirmish/samples/skirmish-demo.jsonl"
 KIT = load_kit("skirmish")
 
 

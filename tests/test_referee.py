@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from sekigahara_helpers import KIT, placed, set_up
 
-from companion.engine import Action
-from companion.referee import Alert, Proposal, Question, SekigaharaReferee, TableRegistry
-from companion.vision.table import TableDiff
+from companion.engine import Action, Alert, Proposal, Question
+from companion.games.sekigahara.referee import SekigaharaReferee
+from companion.table import TableRegistry
+from companion.vision.table import TableDiff, TableSnapshot
 
-REGISTRY = TableRegistry.in_kit_order(KIT)
+REGISTRY = TableRegistry.in_kit_order(b.id for b in KIT.blocks)
 TAG = REGISTRY.tags
 ISH, TOK = "ishida", "tokugawa"
 A, B, C = "I-ukita-2-1", "I-ukita-2-2", "I-ukita-3-1"
@@ -76,8 +77,9 @@ def test_an_illegal_move_is_an_alert_and_desync_until_the_table_is_put_back():
     assert isinstance(alert, Alert) and alert.rule == "7.3.3"
     assert ref.desync == alert
     assert ref.on_diff(game.state, moved(**{A: ("arato", "suwa")})) == [alert]  # still waiting
-    assert not ref.table_matches(game.state, {TAG[A]: "suwa"})
-    assert ref.table_matches(game.state, {TAG[A]: "kiso"}) and ref.desync is None
+    assert not ref.table_matches(game.state, TableSnapshot({TAG[A]: "suwa"}, 1.0))
+    assert ref.table_matches(game.state, TableSnapshot({TAG[A]: "kiso"}, 1.0))
+    assert ref.desync is None
 
 
 def test_the_next_phase_button_ends_the_movement_phase():
@@ -130,7 +132,7 @@ def test_the_next_phase_button_declares_the_only_battle():
 
 def test_blocks_appearing_at_a_set_up_marker_are_that_marker_s_draw():
     from companion.engine import Game
-    from companion.engine.sekigahara import SekigaharaRules
+    from companion.games.sekigahara.rules import SekigaharaRules
 
     game = Game(SekigaharaRules(KIT, {"knowledge": "table"}))
     bag = [b.id for b in KIT.blocks if b.side == ISH and b.setup is None]

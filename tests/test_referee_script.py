@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.engine import Game, random_playout, rules_class
+from companion.engine import Game, Proposal, Question, random_playout, rules_class
+from companion.games.sekigahara.referee import SekigaharaReferee
+from companion.games.sekigahara.script import act_out, feed, read_back, shown
 from companion.kits import load_kit
-from companion.referee import Proposal, Question, SekigaharaReferee, TableRegistry
-from companion.referee.script import act_out, feed, read_back, shown
+from companion.table import TableRegistry
 
 KIT = load_kit("sekigahara")
-REGISTRY = TableRegistry.in_kit_order(KIT)
+REGISTRY = TableRegistry.in_kit_order(b.id for b in KIT.blocks)
 
 
 def _script(seed: int) -> list:

@@ -8,10 +8,10 @@ from datetime import datetime
 import pytest
 
 from companion.engine import CHANCE, PUBLIC, Action, Game, IllegalAction, random_playout
-from companion.engine.rumble_nation import RumbleNationRules
-from companion.engine.rumble_nation.context import Batch, soldiers_for
-from companion.engine.rumble_nation.state import RNState, frozen
-from companion.engine.rumble_nation.war import war
+from companion.games.rumble_nation.rules import RumbleNationRules
+from companion.games.rumble_nation.rules.context import Batch, soldiers_for
+from companion.games.rumble_nation.rules.state import RNState, frozen
+from companion.games.rumble_nation.rules.war import war
 from companion.kits import load_kit
 from companion.record import read_record, record_of, replay, write_record
 

@@ -14,7 +14,7 @@ import pytest
 from sekigahara_helpers import KIT, block, cards_of, event_types, move, placed, set_up
 
 from companion.engine import CHANCE, PUBLIC, Action, IllegalAction
-from companion.engine.sekigahara.state import ELIMINATED
+from companion.games.sekigahara.rules.state import ELIMINATED
 
 ISHIDA, TOKUGAWA = "ishida", "tokugawa"
 BASE = set_up()

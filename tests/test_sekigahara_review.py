@@ -8,7 +8,7 @@ from dataclasses import replace
 from sekigahara_helpers import block, cards_of, move, placed, set_up
 
 from companion.engine import CHANCE, PUBLIC, Action, IllegalAction
-from companion.engine.sekigahara.state import frozen_map
+from companion.games.sekigahara.rules.state import frozen_map
 
 ISH, TOK = "ishida", "tokugawa"
 BASE = set_up()

@@ -25,8 +25,8 @@ from sekigahara_helpers import (
 )
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game, IllegalAction
-from companion.engine.sekigahara import check_setup, setup_actions
-from companion.engine.sekigahara.state import BAG, ELIMINATED, Hand, frozen_map
+from companion.games.sekigahara.rules import check_setup, setup_actions
+from companion.games.sekigahara.rules.state import BAG, ELIMINATED, Hand, frozen_map
 
 ISHIDA, TOKUGAWA = SIDES
 MORI = ["I-mori-3-1", "I-mori-3-2", "I-mori-3-3", "I-mori-3-4", "I-mori-leader-1"]

@@ -13,7 +13,7 @@ from companion.cli import main
 from companion.record import RecordError, read_record, replay
 from companion.sim import simulate
 
-SAMPLE = Path(__file__).parents[1] / "companion/record/samples/sekigahara-demo.jsonl"
+SAMPLE = Path(__file__).parents[1] / "companion/games/sekigahara/samples/sekigahara-demo.jsonl"
 
 
 def test_random_games_end_legally_and_their_records_verify(tmp_path):

@@ -17,7 +17,7 @@ from companion.record import RecordError, read_record, replay
 from companion.record.session import Session, UndoRefused, import_record
 from companion.record.store import SNAPSHOT_LIMIT, Store, StoreError
 
-SAMPLE = Path(__file__).parents[1] / "companion/record/samples/skirmish-demo.jsonl"
+SAMPLE = Path(__file__).parents[1] / "companion/games/skirmish/samples/skirmish-demo.jsonl"
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 64 + b"\xff\xd9"
 
 

@@ -13,7 +13,7 @@ from companion.engine import PUBLIC, REFEREE, Action
 from companion.record import read_record, replay
 from companion.record.session import import_record
 
-SAMPLE = Path(__file__).parents[1] / "companion/record/samples/sekigahara-demo.jsonl"
+SAMPLE = Path(__file__).parents[1] / "companion/games/sekigahara/samples/sekigahara-demo.jsonl"
 
 
 def bearer(token):

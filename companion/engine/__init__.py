@@ -1,11 +1,12 @@
 """The rules engine: a pure, deterministic function of (kit, options, actions).
 
-Importing this package registers every game's rules. It imports no OpenCV, Flask or hardware
-library and never touches files, clocks or the network.
+`companion.engine.core` is what every game shares; each game's rules live in its own folder
+(`companion/games/<name>/rules/`) and register with the core when the game is first asked for
+by name. It imports no OpenCV, Flask or hardware library and never touches files, clocks or the
+network.
 """
 
-from companion.engine import rumble_nation, sekigahara, skirmish
 from companion.engine.core import *  # noqa: F403
 from companion.engine.core import __all__ as _core_all
 
-__all__ = [*_core_all, "rumble_nation", "sekigahara", "skirmish"]
+__all__ = [*_core_all]

@@ -1,26 +1,26 @@
 """Printable card labels: one QR code per physical card, at exact size, with cut marks.
 
 Each label carries the card's code (`CARD:<card id>`, what the camera and scanners read) and
-its printed identity in words, so a person can check a label against its card.
+its printed identity in words (which the game's folder writes: `labels.card_labels`), so a
+person can check a label against its card.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 import segno
 from fpdf import FPDF
-
-from companion.kits.sekigahara import Card, SekigaharaKit
 
 __all__ = ["CODE_PREFIX", "card_code", "card_from_code", "write_card_labels"]
 
 CODE_PREFIX = "CARD:"
 
 
-def card_code(card: Card) -> str:
-    return f"{CODE_PREFIX}{card.id}"
+def card_code(card_id: str) -> str:
+    return f"{CODE_PREFIX}{card_id}"
 
 
 def card_from_code(code: str) -> str | None:
@@ -28,21 +28,16 @@ def card_from_code(code: str) -> str | None:
     return code[len(CODE_PREFIX):] if code.startswith(CODE_PREFIX) else None
 
 
-def _identity(card: Card) -> str:
-    kind = {"plain": "", "special": " (swords)", "double": " (double)", "loyalty": ""}[card.kind]
-    who = "Loyalty challenge" if card.kind == "loyalty" else f"{card.clan}{kind}"
-    return f"{card.side} - {who} - bid {card.bid}"
-
-
-def write_card_labels(kit: SekigaharaKit, path: Path, *, width_mm: float = 50,
+def write_card_labels(cards: Sequence[tuple[str, str]], path: Path, *, width_mm: float = 50,
                       height_mm: float = 20, margin_mm: float = 10) -> int:
-    """Write a PDF of A4 sheets, one label per card; returns the number of labels."""
+    """Write a PDF of A4 sheets, one label per (card id, identity in words); returns the
+    number of labels."""
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("helvetica", size=7)
     columns = int((210 - 2 * margin_mm) // width_mm)
     rows = int((297 - 2 * margin_mm) // height_mm)
-    for index, card in enumerate(kit.cards):
+    for index, card in enumerate(cards):
         if index % (columns * rows) == 0:
             pdf.add_page()
         slot = index % (columns * rows)
@@ -50,17 +45,17 @@ def write_card_labels(kit: SekigaharaKit, path: Path, *, width_mm: float = 50,
         y = margin_mm + (slot // columns) * height_mm
         _label(pdf, card, x, y, width_mm, height_mm)
     pdf.output(str(path))
-    return len(kit.cards)
+    return len(cards)
 
 
-def _label(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float) -> None:
+def _label(pdf: FPDF, card: tuple[str, str], x: float, y: float, w: float, h: float) -> None:
     png = io.BytesIO()
-    segno.make(card_code(card), error="m").save(png, kind="png", scale=8, border=2)
+    segno.make(card_code(card[0]), error="m").save(png, kind="png", scale=8, border=2)
     png.seek(0)
     size = h - 2
     pdf.image(png, x=x + 1, y=y + 1, w=size, h=size)
     pdf.set_xy(x + size + 2, y + 3)
-    pdf.multi_cell(w - size - 3, 3.2, f"{card.id}\n{_identity(card)}")
+    pdf.multi_cell(w - size - 3, 3.2, f"{card[0]}\n{card[1]}")
     mark = 1.5  # cut marks at the corners, outside nothing printed
     for cx, cy in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
         pdf.line(cx - mark, cy, cx + mark, cy)

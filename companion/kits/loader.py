@@ -7,6 +7,7 @@ the frozen kit object the engine uses. Every problem is collected with its file,
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import cache
@@ -18,9 +19,9 @@ from pydantic import BaseModel, ValidationError
 from companion.kits.board import Frozen, Id
 from companion.kits.problems import KitError, KitProblem, Problems, YamlDocument
 
-__all__ = ["DATA_DIR", "Kit", "KitManifest", "KitSpec", "load_kit", "register_spec", "shipped_kits"]
+__all__ = ["Kit", "KitManifest", "KitSpec", "load_kit", "register_spec", "shipped_folder",
+           "shipped_kits"]
 
-DATA_DIR = Path(__file__).parent / "data"
 MANIFEST = "kit.yaml"
 M = TypeVar("M", bound=BaseModel)
 
@@ -69,17 +70,34 @@ class KitSpec(ABC):
 
 
 _SPECS: dict[str, KitSpec] = {}
+_SHIPPED: dict[str, Path] = {}
+"""Shipped kit name -> its folder inside its game's package."""
 
 
-def register_spec(spec: KitSpec) -> KitSpec:
-    """Make a game's kits loadable; called once per game module."""
+def register_spec(spec: KitSpec, shipped: Path | None = None) -> KitSpec:
+    """Make a game's kits loadable; called once by each game's kit module, with the folder of
+    the kit its package ships (named after the game)."""
     _SPECS[spec.game] = spec
+    if shipped is not None:
+        _SHIPPED[spec.game] = shipped
     return spec
 
 
+def _discover() -> None:
+    """Import every game package (their kit modules register here). Imported when first
+    needed, so that this generic layer names no game."""
+    importlib.import_module("companion.games").all_games()
+
+
 def shipped_kits() -> list[str]:
-    """Names of the kits that ship inside the package."""
-    return sorted(p.name for p in DATA_DIR.iterdir() if (p / MANIFEST).is_file())
+    """Names of the kits that ship inside the game packages."""
+    _discover()
+    return sorted(name for name, folder in _SHIPPED.items() if (folder / MANIFEST).is_file())
+
+
+def shipped_folder(name: str) -> Path:
+    """The folder of a shipped kit (to copy it for editing); KitError if there is none."""
+    return _find(name)
 
 
 def load_kit(name_or_path: str | Path) -> Kit:
@@ -89,14 +107,15 @@ def load_kit(name_or_path: str | Path) -> Kit:
     are read once per process (they cannot change under it, and kits are immutable).
     """
     folder = _find(name_or_path)
-    if folder.parent == DATA_DIR:
-        return _load_shipped(folder.name)
+    shipped = next((name for name, where in _SHIPPED.items() if where == folder), None)
+    if shipped is not None:
+        return _load_shipped(shipped)
     return _load(folder, str(name_or_path))
 
 
 @cache
 def _load_shipped(name: str) -> Kit:
-    return _load(DATA_DIR / name, name)
+    return _load(_SHIPPED[name], name)
 
 
 def _load(folder: Path, label: str) -> Kit:
@@ -106,6 +125,7 @@ def _load(folder: Path, label: str) -> Kit:
     manifest = _parse(problems, manifest_doc, KitManifest)
     problems.raise_if_any()
     assert isinstance(manifest, KitManifest)
+    _discover()
     spec = _SPECS.get(manifest.game)
     if spec is None:
         problems.add(MANIFEST, ("game",), f"no rules for game '{manifest.game}' "
@@ -144,9 +164,11 @@ def _read_parts(folder: Path, spec: KitSpec, problems: Problems) -> dict[str, Ba
 def _find(name_or_path: str | Path) -> Path:
     """A bare name is a shipped kit when one has that name; anything else is a folder."""
     text = str(name_or_path)
-    shipped = DATA_DIR / text
-    if "/" not in text and text not in (".", "..") and (shipped / MANIFEST).is_file():
-        return shipped
+    _discover()
+    if "/" not in text and text not in (".", ".."):
+        shipped = _SHIPPED.get(text.strip().lower().replace("-", "_"))
+        if shipped is not None and (shipped / MANIFEST).is_file():
+            return shipped
     path = Path(name_or_path)
     if path.is_dir():
         if not (path / MANIFEST).is_file():

@@ -86,7 +86,8 @@ class Replayer:
     """Feeds entries to a game one by one, taking undos into account.
 
     The game is always the fold of the entries still in force (`effective`): an undo removes
-    the last one and rebuilds the game from the others, so the record stays append-only.
+    the last one and steps the game back (`Game.undo`, no replay), so the record stays
+    append-only.
     """
 
     def __init__(self, header: Header, path: str, kit: str | Path | None = None) -> None:
@@ -121,9 +122,7 @@ class Replayer:
         if refusal is not None:
             return ReplayProblem(line, "illegal", f"undo of {target}: {refusal}", "undo")
         self.effective.pop()
-        self.game = new_game(self.header, self.path, self.kit)
-        for kept in self.effective:
-            self.game.apply(kept.action)
+        self.game.undo()
         return None
 
 

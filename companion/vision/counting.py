@@ -23,7 +23,7 @@ import yaml
 
 from companion.vision.detect import DetectorConfig, TagDetector, TagRead
 from companion.vision.dice import DiceReading, read_dice
-from companion.vision.geometry import CALIBRATION_DIR, Geometry, Zone
+from companion.vision.geometry import Geometry, Zone
 from companion.vision.table import BoardNotFound, Calibration, calibrate
 
 __all__ = ["BoardNotFound", "RumbleBoard", "RumbleReader", "RumbleReading", "SoldierColour",
@@ -76,7 +76,10 @@ class RumbleBoard:
             from companion.kits import load_kit
 
             kit = load_kit("rumble_nation")
-        path = path or CALIBRATION_DIR / kit.game / "board.yaml"
+        if path is None:
+            from companion.userdata import board_file
+
+            path = board_file(kit.game)
         geometry = Geometry.load(kit, path)
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         soldiers, dice = data["soldiers"], data["dice"]

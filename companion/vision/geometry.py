@@ -1,7 +1,8 @@
 """Where things are on the table, in board millimetres: location circles, boxes and areas.
 
 The geometry of a game's table comes from its kit (location centres) and a calibration file
-(`calibration/<game>/board.yaml`: the board's size, the corner markers, the boxes and the
+(`board.yaml`, shipped in the game's folder or measured into the user's calibration folder:
+see `companion.userdata`; the board's size, the corner markers, the boxes and the
 off-board areas). Vision maps tags into these zones; it never learns what the zones mean.
 """
 
@@ -14,9 +15,8 @@ from typing import Any
 
 import yaml
 
-__all__ = ["AMBIGUOUS", "CALIBRATION_DIR", "Geometry", "Zone"]
+__all__ = ["AMBIGUOUS", "Geometry", "Zone"]
 
-CALIBRATION_DIR = Path(__file__).parents[2] / "calibration"
 AMBIGUOUS = "?"
 """The zone of a tag between two zones, or outside all of them: never guessed."""
 
@@ -59,8 +59,11 @@ class Geometry:
 
     @classmethod
     def load(cls, kit: Any, path: Path | None = None) -> Geometry:
-        """The table of `kit`'s game, from `calibration/<game>/board.yaml` by default."""
-        path = path or CALIBRATION_DIR / kit.game / "board.yaml"
+        """The table of `kit`'s game: the user's calibration, else the game's default."""
+        if path is None:
+            from companion.userdata import board_file
+
+            path = board_file(kit.game)
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         width, height = data["board_mm"]
         radius = float(data["zone_radius_mm"])

@@ -16,31 +16,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import PUBLIC, REFEREE, Action, IllegalAction
+from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
 
 __all__ = ["Alert", "Hub", "Tokens"]
-
-
-@dataclass(frozen=True)
-class Alert:
-    """A refused action, for the legality panel: the rule, what was wrong, what was legal."""
-
-    role: str
-    rule: str
-    message: str
-    legal: tuple[str, ...]
-
-    def for_role(self, role: str) -> dict[str, Any]:
-        """The acting role (and the referee) see the message; others only the rule number,
-        since a message may name the actor's own hidden blocks."""
-        if role in (self.role, REFEREE):
-            return {"role": self.role, "rule": self.rule, "message": self.message,
-                    "legal": list(self.legal)}
-        return {"role": self.role, "rule": self.rule,
-                "message": f"an action by {self.role} was refused (rule {self.rule})",
-                "legal": []}
 
 
 @dataclass
@@ -131,7 +111,7 @@ class Hub:
             try:
                 events = self.session.play(action, source, snapshot=snapshot)
             except IllegalAction as exc:
-                self.alert = Alert(action.role, exc.rule, exc.message, exc.legal)
+                self.alert = Alert(exc.rule, exc.message, exc.legal, action.role)
                 self._changed()
                 raise
             self.alert = None

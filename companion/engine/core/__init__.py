@@ -5,24 +5,57 @@ registry of games, `Game` (apply actions, fold events, per-role views, seeded ch
 random-play simulator. Nothing here is specific to any one game, and nothing does I/O.
 """
 
+from companion.engine.core.batch import Batch
 from companion.engine.core.errors import EngineError, IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.game import Game, Ply, chance_rng, fold
+from companion.engine.core.phases import PhaseTable
 from companion.engine.core.rules import (
     CHANCE,
     PUBLIC,
     REFEREE,
     GameType,
+    Option,
     Rules,
     game_names,
     register,
     rules_class,
 )
+from companion.engine.core.rulings import Alert, Proposal, Question, Ruling
 from companion.engine.core.simulate import DeadEnd, Playout, pick_action, random_playout
 from companion.engine.core.values import Action, Event, Outcome, canonical_json, freeze, thaw
 
 __all__ = [
-    "CHANCE", "PUBLIC", "REFEREE", "Action", "DeadEnd", "EngineError", "Event", "Game",
-    "GameType", "IllegalAction", "Outcome", "Playout", "Ply", "Rules", "UnknownGame",
-    "UnknownRole", "canonical_json", "chance_rng", "fold", "freeze", "game_names",
-    "pick_action", "random_playout", "register", "rules_class", "thaw",
+    "CHANCE",
+    "PUBLIC",
+    "REFEREE",
+    "Action",
+    "Alert",
+    "Batch",
+    "DeadEnd",
+    "EngineError",
+    "Event",
+    "Game",
+    "GameType",
+    "IllegalAction",
+    "Option",
+    "Outcome",
+    "PhaseTable",
+    "Playout",
+    "Ply",
+    "Proposal",
+    "Question",
+    "Rules",
+    "Ruling",
+    "UnknownGame",
+    "UnknownRole",
+    "canonical_json",
+    "chance_rng",
+    "fold",
+    "freeze",
+    "game_names",
+    "pick_action",
+    "random_playout",
+    "register",
+    "rules_class",
+    "thaw",
 ]

@@ -55,6 +55,17 @@ class Game(Generic[S]):
         self.seed = seed
         self._state = rules.initial_state()
         self._history: list[Ply] = []
+        self._before: list[S] = []
+        """The state before each ply (states are immutable values: keeping them is cheap and
+        makes an undo a step back, not a replay from the start)."""
+
+    @classmethod
+    def from_state(cls, rules: Rules[S, Any], state: S, seed: int = 0) -> Game[S]:
+        """A game that starts from `state` (a position built by a test, a cached step of a
+        replay) with no history before it."""
+        game = cls(rules, seed)
+        game._state = state
+        return game
 
     @property
     def state(self) -> S:
@@ -88,16 +99,26 @@ class Game(Generic[S]):
             events = tuple(self.rules.decide(self._state, action))
         except IllegalAction as exc:
             raise exc if exc.action is not None else exc.with_action(action) from None
-        self._state = fold(self.rules, self._state, events)
-        self._history.append(Ply(action, events))
+        self._push(Ply(action, events))
         return events
+
+    def _push(self, ply: Ply) -> None:
+        self._before.append(self._state)
+        self._state = fold(self.rules, self._state, ply.events)
+        self._history.append(ply)
+
+    def undo(self) -> Ply:
+        """Take back the last ply (the record's undo rules are checked by the caller)."""
+        if not self._history:
+            raise IndexError("nothing to undo")
+        self._state = self._before.pop()
+        return self._history.pop()
 
     def _correct(self, action: Action) -> tuple[Event, ...]:
         if self.outcome is not None:
             raise IllegalAction(self.rules.game_type.end_rule, "the game is over", action=action)
         events = tuple(self.rules.correct(self._state, action))
-        self._state = fold(self.rules, self._state, events)
-        self._history.append(Ply(action, events))
+        self._push(Ply(action, events))
         return events
 
     def _check_turn(self, action: Action) -> None:

@@ -9,6 +9,7 @@ may see (`view`). Nothing here touches files, clocks, sensors or the network.
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -19,7 +20,8 @@ from companion.engine.core.errors import IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.values import Action, Event, Outcome, freeze
 
 __all__ = [
-    "CHANCE", "PUBLIC", "REFEREE", "GameType", "Rules", "game_names", "register", "rules_class",
+    "CHANCE", "PUBLIC", "REFEREE", "GameType", "Option", "Rules", "game_names", "register",
+    "rules_class",
 ]
 
 S = TypeVar("S")
@@ -31,6 +33,38 @@ PUBLIC = "public"
 """The view for the shared tablet: only what every player at the table may know."""
 REFEREE = "referee"
 """The view that sees everything; never shown to a player."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game takes, as data: its name, default and what values it allows, so
+    that screens and the command line can offer it and every game checks it the same way."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    """The allowed values (empty: any value of the default's type)."""
+    minimum: int | None = None
+    """For whole numbers: the least allowed."""
+    help: str = ""
+
+    def check(self, game: str, value: Any) -> Any:
+        """The value, converted to the default's type; ValueError naming the option."""
+        kind = type(self.default)
+        if kind is bool:
+            value = bool(value)
+        elif kind is str:
+            value = str(value)
+        elif kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"{game} option '{self.name}' must be a whole number, "
+                             f"got {value!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"{game} option '{self.name}' is one of {allowed}, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{game} option '{self.name}' must be a whole number >= "
+                             f"{self.minimum}, got {value!r}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -49,6 +83,10 @@ class GameType:
     """Rule cited when someone acts out of turn."""
     end_rule: str
     """Rule cited when someone acts after the game has ended."""
+    setup_rule: str = ""
+    """Rule cited when the pieces on the table do not stand as the set-up or record has them."""
+    options: tuple[Option, ...] = ()
+    """The options the game takes (number of players, edition, ...), with their defaults."""
 
 
 class Rules(ABC, Generic[S, K]):
@@ -61,15 +99,22 @@ class Rules(ABC, Generic[S, K]):
         self.options: Mapping[str, Any] = freeze(self.check_options(dict(options or {})))
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Validate and complete the options; raise ValueError naming a bad one."""
-        if options:
-            raise ValueError(f"{self.game_type.name} takes no options, got {sorted(options)}")
-        return options
+        """Validate and complete the options from `GameType.options`; raise ValueError naming
+        a bad one."""
+        title = self.game_type.title
+        declared = {o.name: o for o in self.game_type.options}
+        unknown = sorted(set(options) - set(declared))
+        if unknown:
+            known = ", ".join(declared) or "none"
+            raise ValueError(f"unknown {title} option(s): {', '.join(unknown)} "
+                             f"(options: {known})")
+        return {name: o.check(title, options.get(name, o.default))
+                for name, o in declared.items()}
 
     @property
     @abstractmethod
     def roles(self) -> tuple[str, ...]:
-        """The players' roles for these options (2-4 for Rumble Nation, say)."""
+        """The players' roles for these options (two to four players, say)."""
 
     @abstractmethod
     def initial_state(self) -> S:
@@ -157,14 +202,23 @@ def register(cls: type[Rules[S, K]]) -> type[Rules[S, K]]:
     return cls
 
 
+def _discover() -> None:
+    """Import every game package (their rules register here), when first needed: the core
+    names no game. Game packages import no I/O library at import time."""
+    importlib.import_module("companion.games").all_games()
+
+
 def rules_class(name: str) -> type[Rules[Any, Any]]:
-    """The rules registered under `name`; UnknownGame lists the known ones."""
+    """The rules registered under `name` (`-` and `_` alike); UnknownGame lists the known."""
+    _discover()
+    key = name.strip().lower().replace("-", "_")
     try:
-        return _REGISTRY[name]
+        return _REGISTRY[key]
     except KeyError:
         raise UnknownGame(f"no rules for game '{name}' (known: {', '.join(game_names())})") \
             from None
 
 
 def game_names() -> list[str]:
+    _discover()
     return sorted(_REGISTRY)

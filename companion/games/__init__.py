@@ -1,0 +1,150 @@
+"""The games the companion hosts: one package per game under `companion/games/`, found by
+looking, never listed (as Rally the Troops' server hosts any module directory and OpenSpiel
+registers games by name).
+
+A game package's `__init__.py` defines `GAME`, a `GameSpec`. Only the name, the rules and the
+kit are required; every other capability (how its table is read, its simulated player, its
+tablet screen, its calibration defaults, its sample records) is optional and named as
+`"module:attribute"` inside the package, imported only when asked for, so that importing a game
+to replay its record never imports OpenCV or Flask. Where a game lacks a capability,
+`GameSpec.need` raises `MissingCapability` with a sentence a user can read ("Shogun has no
+table referee yet") instead of a TypeError somewhere deeper.
+
+The host never names a game: the CLI, the table session, the tablet and the benchmarks ask
+this module for a `GameSpec` by name (or alias) and use only what the spec offers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game", "names",
+           "resolve"]
+
+CAPABILITIES = {
+    "table": "table referee",
+    "simulator": "simulated player",
+    "vision_bench": "vision benchmark",
+    "engine_bench": "engine benchmark",
+    "screen": "tablet screen",
+    "calibration": "board calibration",
+    "labels": "printable card labels",
+}
+"""Optional capabilities, with the words used when a game lacks one."""
+
+
+class UnknownGameName(LookupError):
+    """No game package answers to this name; the message lists the games there are."""
+
+
+class MissingCapability(LookupError):
+    """The game exists but cannot do this yet (no table referee, no screen, ...)."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game package offers the host. `rules` and `kit` are required."""
+
+    name: str
+    """The package's name, which is also the rules' `game_type.name` and the kit's name."""
+    title: str
+    rules: type[Any]
+    """The `Rules` subclass (registered with the engine when the package is imported)."""
+    kit: str
+    """The kit shipped in the package's `data/` folder (the default for new games)."""
+    aliases: tuple[str, ...] = ()
+    """Other names users type (`rumble-nation`); `-` and `_` are always interchangeable."""
+    table: str | None = None
+    """`module:attribute` of a `TableKit` factory: reader, tracker and table referee."""
+    simulator: str | None = None
+    """`module:attribute` of the simulated player (`companion demo`, `bench referee`)."""
+    vision_bench: str | None = None
+    """`module:attribute` of the vision benchmark (`companion bench vision --game`)."""
+    engine_bench: str | None = None
+    """`module:attribute` of the engine benchmark (`companion bench engine --game`)."""
+    screen: str | None = None
+    """The tablet's JS module for this game, a file in the package (`screen.js`)."""
+    calibration: str | None = None
+    """The default table geometry, a file in the package (`calibration/board.yaml`)."""
+    labels: str | None = None
+    """`module:attribute` writing printable card labels (`companion print-labels`)."""
+    samples: tuple[str, ...] = ()
+    """Sample records shipped in the package (`samples/NAME.jsonl`)."""
+    table_options: dict[str, Any] = field(default_factory=dict)
+    """Options a game at the table starts with (`knowledge: table`), unless the user says."""
+
+    @property
+    def package(self) -> str:
+        return f"{__name__}.{self.name}"
+
+    def has(self, capability: str) -> bool:
+        return getattr(self, capability) not in (None, ())
+
+    def need(self, capability: str) -> Any:
+        """The capability's object (imported now), or MissingCapability in a sentence."""
+        where = getattr(self, capability)
+        if not where:
+            raise MissingCapability(
+                f"{self.title} has no {CAPABILITIES.get(capability, capability)} yet")
+        if capability in ("screen", "calibration"):
+            return self.path(where)
+        module, _, attribute = where.partition(":")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attribute)
+
+    def path(self, relative: str) -> Path:
+        """A data file of the package (through importlib.resources: works when installed)."""
+        return Path(str(files(self.package).joinpath(relative)))
+
+    def sample(self, name: str | None = None) -> Path:
+        """A shipped sample record (the first when no name is given)."""
+        if not self.samples:
+            raise MissingCapability(f"{self.title} ships no sample records yet")
+        chosen = name or self.samples[0]
+        return self.path(f"samples/{chosen}")
+
+
+@cache
+def all_games() -> dict[str, GameSpec]:
+    """Every game package, by name: each subpackage of `companion.games` defining `GAME`."""
+    found: dict[str, GameSpec] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if not info.ispkg or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        spec = getattr(module, "GAME", None)
+        if isinstance(spec, GameSpec):
+            if spec.name != info.name:
+                raise ValueError(f"companion/games/{info.name} declares the name {spec.name!r}:"
+                                 " a game's name is its folder's")
+            found[spec.name] = spec
+    return found
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def resolve(name: str) -> str:
+    """The game's name for a name or alias users type (`rumble-nation` -> `rumble_nation`)."""
+    games = all_games()
+    wanted = _key(name)
+    for spec in games.values():
+        if wanted == spec.name or wanted in (_key(a) for a in spec.aliases):
+            return spec.name
+    raise UnknownGameName(f"no game called {name!r} (games: {', '.join(names())})")
+
+
+def game(name: str) -> GameSpec:
+    """The game a name or alias names; UnknownGameName lists the known ones."""
+    return all_games()[resolve(name)]
+
+
+def names() -> list[str]:
+    """The games' names, with the spelling users may also type (`rumble-nation`)."""
+    return sorted(all_games())

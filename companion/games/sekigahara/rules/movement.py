@@ -1,0 +1,379 @@
+"""7.1 and 7.3 The movement phase: buying movement with cards, then moving groups.
+
+A group move starts from one location (the stack there) and gives each moving block its own
+path, so blocks may split along different roads and be dropped off on the way (7.3.1):
+
+    tokugawa move {"from": "edo", "paths": {"T-tokugawa-3-1": ["oshi", "takasaki"],
+                                            "T-tokugawa-leader-1": ["oshi"]},
+                   "leader": "T-tokugawa-leader-1", "forced_march": "T-date-plain-2"}
+
+`leader` declares a leader for command (7.3.4); `forced_march` discards a card for +1 (7.3.3)
+for the blocks named in `marching` (all of the move's blocks when not given), which must start,
+move and end together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from companion.engine.core import Action, IllegalAction
+from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard, draw
+from companion.games.sekigahara.rules.context import Batch, Context, other
+from companion.games.sekigahara.rules.locations import (
+    blocks_of,
+    castle_controller,
+    units_at,
+    update_control,
+)
+from companion.games.sekigahara.rules.overrun import can_overrun, overrun
+from companion.games.sekigahara.rules.state import MovementPhase, SekigaharaState
+
+__all__ = [
+    "LEVEL_CARDS", "Reach", "allowance_left", "command_source", "decide_end_movement",
+    "decide_level", "decide_move", "movable_blocks", "reach", "size_penalty",
+]
+
+LEVEL_CARDS = {"none": None, "minimal": 0, "limited": 1, "total": 2}  # 7.1: None = any number
+LEVEL_GROUPS = {"minimal": 1, "limited": 3}  # 7.1: "total" moves every group
+
+
+def allowance_left(mp: MovementPhase) -> int | None:
+    """Group moves (or a recruitment in their place) still allowed; None for total movement."""
+    if mp.level in LEVEL_GROUPS:
+        return LEVEL_GROUPS[mp.level] - mp.moves - int(mp.recruited)
+    if mp.level == "total":
+        return None
+    return 0
+
+
+def size_penalty(blocks: int) -> int:
+    """7.3.5: -1 at the 5th, 9th, 13th and 17th block."""
+    return (blocks - 1) // 4
+
+
+# --- 7.1 movement level ----------------------------------------------------------------------
+
+
+def decide_level(ctx: Context, batch: Batch, action: Action) -> None:
+    """7.1: pay 0, 1 or 2 cards for no, minimal, limited or total movement."""
+    side, mp = action.role, batch.state.movement
+    if mp.level is not None:
+        raise IllegalAction("7.1", f"the movement level is already chosen: {mp.level}")
+    level = action.args.get("level")
+    if level not in LEVEL_CARDS:
+        raise IllegalAction("7.1", f"no movement level {level!r}", legal=list(LEVEL_CARDS))
+    cards = card_list(action.args.get("cards"), "7.1")
+    cost = LEVEL_CARDS[str(level)]
+    if cost is not None and len(cards) != cost:
+        raise IllegalAction("7.1", f"{level} movement costs {cost} card(s), not {len(cards)}")
+    check_in_hand(ctx, batch.state, side, cards, "7.1")
+    batch.emit("MovementLevelChosen", side=side, level=level, cards=cards, rule="7.1")
+    discard(batch, side, cards, "redraw" if level == "none" else "movement", "7.1")
+    if level == "none":
+        draw(ctx, batch, side, len(cards), "redraw")
+
+
+def decide_end_movement(ctx: Context, batch: Batch, action: Action) -> None:
+    """End the movement phase; the combat phase follows (6.4)."""
+    if batch.state.movement.level is None:
+        batch.emit("MovementLevelChosen", side=action.role, level="none", cards=[], rule="7.1")
+    batch.emit("PhaseBegan", phase="combat", rule="8.1")
+
+
+# --- 7.3 group moves -------------------------------------------------------------------------
+
+
+def command_source(ctx: Context, state: SekigaharaState, side: str, source: str,
+                   leader: str | None) -> str | None:
+    """7.3.4: an own-colour castle the side controls, its own capital, or a declared leader."""
+    if ctx.castle.get(source) == side and castle_controller(ctx, state, source) == side:
+        return "castle"
+    if ctx.capital.get(side) == source:
+        return "capital"
+    if leader is not None:
+        return "leader"
+    return None
+
+
+def movable_blocks(ctx: Context, state: SekigaharaState, side: str, source: str) -> list[str]:
+    """Blocks at `source` that may still move this phase (7.2, 7.3.1, 9.3)."""
+    mp = state.movement
+    if source in mp.sources or _besieged(ctx, state, side, source):
+        return []
+    return [b for b in blocks_of(ctx, state, source, side)
+            if b not in mp.moved and b not in mp.arrived and not _mori_this_turn(state, b)]
+
+
+def _mori_this_turn(state: SekigaharaState, block: str) -> bool:
+    """9.3: Mori blocks may not move in the turn (A or B) they came to Osaka."""
+    return state.mori_arrivals.get(block) == (state.week, state.turn)
+
+
+def _besieged(ctx: Context, state: SekigaharaState, side: str, source: str) -> bool:
+    """8.9.6: blocks besieged in a castle may not leave its location."""
+    return state.besieged.get(source) == side and bool(units_at(ctx, state, source, other(side)))
+
+
+@dataclass(frozen=True)
+class _Move:
+    side: str
+    source: str
+    paths: Mapping[str, tuple[str, ...]]
+    leader: str | None
+    forced: str | None
+    marching: frozenset[str] = frozenset()
+    """The blocks the forced march covers (7.3.3): all of them unless named."""
+
+
+def decide_move(ctx: Context, batch: Batch, action: Action) -> None:
+    move = _read_move(ctx, batch.state, action)
+    _check_roads(ctx, batch.state, move)
+    command = _check_leader(ctx, batch.state, move)
+    _check_ranges(ctx, move, command)
+    if move.forced:
+        check_in_hand(ctx, batch.state, move.side, [move.forced], "7.3.3")
+    _perform(ctx, batch, move, command)
+
+
+def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
+    side, mp = action.role, state.movement
+    left = allowance_left(mp)
+    if mp.level is None or mp.level == "none":
+        raise IllegalAction("7.1", "choose minimal, limited or total movement before moving"
+                            if mp.level is None else "no movement was chosen this phase")
+    if left is not None and left <= 0:
+        raise IllegalAction("7.1", f"{mp.level} movement allows {LEVEL_GROUPS[mp.level]} group "
+                            "move(s) or recruitment(s), and they are used")
+    source = action.args.get("from")
+    if not ctx.is_location(source):
+        raise IllegalAction("7.3.1", f"a move starts from a location, not {source!r}")
+    paths = action.args.get("paths")
+    if not isinstance(paths, Mapping) or not paths:
+        raise IllegalAction("7.3.1", "name the moving blocks and the path of each")
+    movable = movable_blocks(ctx, state, side, str(source))
+    for block, path in paths.items():
+        _check_block(ctx, state, side, str(source), block, movable)
+        if not isinstance(path, tuple) or not path or not all(ctx.is_location(p) for p in path):
+            raise IllegalAction("7.3.1", f"the path of {block} must list the locations it "
+                                f"enters, got {path!r}")
+    leader = action.args.get("leader")
+    forced = action.args.get("forced_march")
+    marching = frozenset(action.args.get("marching") or paths) if forced else frozenset()
+    if not marching <= set(paths):
+        raise IllegalAction("7.3.3", "the forced march covers blocks of this move only")
+    return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
+                 str(leader) if leader else None, str(forced) if forced else None, marching)
+
+
+def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, block: str,
+                 movable: Sequence[str]) -> None:
+    if block in movable:
+        return
+    mp = state.movement
+    if ctx.owner.get(block) != side or state.positions.get(block) != source:
+        raise IllegalAction("7.3.1", f"{side} has no block {block} at {ctx.name(source)}")
+    if source in mp.sources:
+        raise IllegalAction("7.3.1", f"the stack at {ctx.name(source)} has already moved this "
+                            "phase")
+    if _besieged(ctx, state, side, source):
+        raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
+                            "not leave")
+    if block in mp.arrived or _mori_this_turn(state, block):
+        mori = block in mp.from_mori or _mori_this_turn(state, block)
+        raise IllegalAction("9.3" if mori else "7.2",
+                            f"{block} arrived this turn and may not move until the next")
+    raise IllegalAction("7.3.1", f"{block} has already moved this phase")
+
+
+def _steps(move: _Move, block: str) -> list[tuple[str, str]]:
+    return list(pairwise((move.source, *move.paths[block])))
+
+
+def _check_roads(ctx: Context, state: SekigaharaState, move: _Move) -> None:
+    """7.3.1: along roads; no road twice in a phase; blocks travel a road together only if
+    they came the same way (2016: no picking up on the way)."""
+    used_by: dict[frozenset[str], set[tuple[str, ...]]] = {}
+    for block, path in move.paths.items():
+        for index, (a, b) in enumerate(_steps(move, block)):
+            road = ctx.kit.road(a, b)
+            if road is None:
+                raise IllegalAction("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}",
+                                    legal=[ctx.name(n) for n in ctx.kit.neighbours[a]])
+            segment = frozenset((a, b))
+            if segment in state.movement.roads:
+                free = [ctx.name(n) for n in ctx.kit.neighbours[a]
+                        if frozenset((a, n)) not in state.movement.roads]
+                raise IllegalAction(
+                    "7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road was already used this "
+                    f"movement phase", legal=[f"{ctx.name(a)}-{n}" for n in free])
+            used_by.setdefault(segment, set()).add(path[:index])
+    if ctx.edition == "2016":
+        for segment, ways in used_by.items():
+            if len(ways) > 1:
+                a, b = sorted(segment)
+                raise IllegalAction(
+                    "7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road would be used twice: blocks "
+                    "that share a road must travel it together, having come the same way")
+
+
+def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | None:
+    leader = move.leader
+    if leader is not None:
+        block = ctx.kit.block.get(leader)
+        if block is None or block.side != move.side or block.leader is None \
+                or state.positions.get(leader) != move.source:
+            raise IllegalAction("7.3.4", f"{leader} is not a {move.side} leader at "
+                                f"{ctx.name(move.source)}")
+    if move.forced and len({move.paths[b] for b in move.marching}) != 1:
+        raise IllegalAction("7.3.3", "a forced march moves one group that starts, moves "
+                            "and ends together: the marching blocks need the same path")
+    return command_source(ctx, state, move.side, move.source, leader)
+
+
+def block_range(*, highway: bool, command: bool, forced: bool, largest: int) -> int:
+    """7.3.3-7.3.6: base 1, +1 highways, +1 command, +1 forced march, -1 per four blocks."""
+    return 1 + highway + command + forced - size_penalty(largest)
+
+
+def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
+    together: dict[tuple[str, ...], int] = {}
+    for path in move.paths.values():
+        for k in range(1, len(path) + 1):
+            together[path[:k]] = together.get(path[:k], 0) + 1
+    for block, path in move.paths.items():
+        largest = max(together[path[:k]] for k in range(1, len(path) + 1))
+        highway = all(ctx.kit.road(a, b).kind == "highway"  # type: ignore[union-attr]
+                      for a, b in _steps(move, block))
+        forced = block in move.marching
+        reach_ = block_range(highway=highway, command=command is not None,
+                             forced=forced, largest=largest)
+        if len(path) > reach_:
+            rule = "7.3.5" if len(path) <= reach_ + size_penalty(largest) else "7.3.3"
+            why = ["base 1", f"highway {'+1' if highway else '0'}",
+                   f"command {'+1 (' + command + ')' if command else '0'}",
+                   f"forced march {'+1' if forced else '0'}",
+                   f"{largest} blocks together -{size_penalty(largest)}"]
+            raise IllegalAction(rule, f"{block} may move {max(reach_, 0)} location(s), not "
+                                f"{len(path)}: {', '.join(why)}")
+
+
+def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> None:
+    """Emit the move step by step, so overruns happen when the stack arrives (7.3.2, 7.4)."""
+    side = move.side
+    batch.emit("GroupMoveBegan", side=side, at=move.source, blocks=sorted(move.paths),
+               command=command, forced_march=sorted(move.marching), rule="7.3")
+    if move.leader:  # 7.3.4: declared to the opponent, so known wherever it goes next
+        batch.emit("LeaderDeclared", side=side, block=move.leader, rule="7.3.4")
+    touched = [move.source]
+    for k in range(max(len(p) for p in move.paths.values())):
+        stacks: dict[tuple[str, ...], list[str]] = {}
+        for block, path in move.paths.items():
+            if len(path) > k:
+                stacks.setdefault(path[:k + 1], []).append(block)
+        # Every stack of this step arrives before overruns and stops are judged, so the
+        # outcome never depends on the order the stacks are listed in (7.3.2, 7.4.2).
+        for way, blocks in sorted(stacks.items()):
+            start = move.source if k == 0 else way[-2]
+            batch.emit("StackMarched", side=move.side, **{"from": start}, to=way[-1],
+                       blocks=sorted(blocks))
+            touched.append(way[-1])
+        for here in sorted({way[-1] for way in stacks}):
+            if units_at(ctx, batch.state, here, other(move.side)):
+                overrun(ctx, batch, here, move.side)
+            if batch.state.outcome is not None:  # 2.1: an overrun won the game at once
+                return
+            _stop_if_enemies(ctx, batch, move, here, k)
+    batch.emit("GroupMoved", side=side, **{"from": move.source},
+               paths={b: list(p) for b, p in move.paths.items()}, rule="7.3")
+    entered = [loc for path in move.paths.values() for loc in path]
+    update_control(ctx, batch, side, entered, touched)
+    if move.forced:
+        discard(batch, side, [move.forced], "forced march", "7.3.3")
+
+
+def _stop_if_enemies(ctx: Context, batch: Batch, move: _Move, here: str, k: int) -> None:
+    """7.3.2: blocks meeting enemy units they could not overrun end their move there."""
+    if units_at(ctx, batch.state, here, other(move.side)):
+        onward = sorted(b for b, path in move.paths.items()
+                        if len(path) > k + 1 and path[k] == here)
+        if onward:
+            raise IllegalAction(
+                "7.3.2", f"{', '.join(onward)} must stop at {ctx.name(here)}: enemy units are "
+                "there and too few blocks arrive to overrun them (7.4)")
+
+
+# --- what a stack could reach, for the tablet and the simulator -------------------------------
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a stack moving together from `source` can go, and why that far."""
+
+    source: str
+    blocks: tuple[str, ...]
+    command: str | None
+    penalty: int
+    roads: int
+    """Range by any road: base 1 + command - size penalty (7.3.3, 7.3.5)."""
+    paths: Mapping[str, tuple[str, ...]]
+    """Destination -> a shortest legal path (highway-only paths get +1)."""
+
+    def to_json(self, ctx: Context) -> dict[str, Any]:
+        return {
+            "from": self.source, "blocks": len(self.blocks), "command": self.command,
+            "range": {"base": 1, "command": int(self.command is not None),
+                      "size_penalty": -self.penalty, "by_road": self.roads,
+                      "all_highway": self.roads + 1, "forced_march": "+1 for a card"},
+            "reachable": sorted(self.paths),
+        }
+
+
+def reach(ctx: Context, state: SekigaharaState, side: str, source: str,
+          blocks: Sequence[str], *, forced: bool = False) -> Reach:
+    """Breadth-first over unused roads, stopping at enemies that cannot be overrun."""
+    leader = next((b for b in blocks_of(ctx, state, source, side)
+                   if ctx.kit.block[b].leader), None)
+    command = command_source(ctx, state, side, source, leader)
+    penalty = size_penalty(len(blocks))
+    roads = 1 + (command is not None) + forced - penalty
+    paths: dict[str, tuple[str, ...]] = {}
+    for highway_only, limit in ((False, roads), (True, roads + 1)):
+        for dest, path in _search(ctx, state, side, source, len(blocks), limit,
+                                  highway_only).items():
+            if dest not in paths or len(path) < len(paths[dest]):
+                paths[dest] = path
+    return Reach(source, tuple(blocks), command, penalty, roads, paths)
+
+
+def _search(ctx: Context, state: SekigaharaState, side: str, source: str, size: int,
+            limit: int, highway_only: bool) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
+    frontier: list[tuple[str, ...]] = [()]
+    for _ in range(max(limit, 0)):
+        grown: list[tuple[str, ...]] = []
+        for path in frontier:
+            here = path[-1] if path else source
+            if path and _blocked(ctx, state, side, here, size):
+                continue
+            for nxt in ctx.kit.neighbours[here]:
+                road = ctx.kit.road(here, nxt)
+                if nxt == source or nxt in path or road is None \
+                        or frozenset((here, nxt)) in state.movement.roads \
+                        or (highway_only and road.kind != "highway"):
+                    continue
+                if nxt not in found:
+                    found[nxt] = (*path, nxt)
+                    grown.append((*path, nxt))
+        frontier = grown
+    return found
+
+
+def _blocked(ctx: Context, state: SekigaharaState, side: str, here: str, size: int) -> bool:
+    """A stack stops where enemy units stand, unless it can overrun them (7.3.2)."""
+    if not units_at(ctx, state, here, other(side)):
+        return False
+    arriving = [f"arriving-{i}" for i in range(size)]  # stand-ins: only their number counts
+    return not can_overrun(ctx, state, here, side, arriving)

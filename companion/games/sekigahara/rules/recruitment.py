@@ -1,0 +1,82 @@
+"""7.2 Recruitment: bringing blocks from the recruitment box onto the map.
+
+Two ways (7.2): A, any or all blocks of one daimyo to a location printed with that daimyo's
+mon, shown to the opponent; B, a single block of any daimyo to any friendly recruitment
+location, not shown. At most once per turn, in place of a group move under minimal or limited
+movement and in addition to them under total movement. Recruited blocks may not move this turn.
+"""
+
+from __future__ import annotations
+
+from companion.engine.core import Action, IllegalAction
+from companion.games.sekigahara.rules.context import Batch, Context, other
+from companion.games.sekigahara.rules.locations import units_at, update_control
+from companion.games.sekigahara.rules.movement import allowance_left
+from companion.games.sekigahara.rules.overrun import overrun
+from companion.games.sekigahara.rules.state import SekigaharaState
+
+__all__ = ["decide_recruit", "recruitment_locations"]
+
+
+def recruitment_locations(ctx: Context, side: str) -> list[str]:
+    """Locations printed with the mon of a daimyo of `side` (7.2)."""
+    return sorted({loc for clan, locs in ctx.recruits_at.items()
+                   if ctx.clan_side.get(clan) == side for loc in locs})
+
+
+def decide_recruit(ctx: Context, batch: Batch, action: Action) -> None:
+    side, state = action.role, batch.state
+    blocks, to = _read(ctx, state, action)
+    shown = _choose_way(ctx, side, blocks, to)
+    if units_at(ctx, state, to, other(side)) and not units_at(ctx, state, to, side):
+        raise IllegalAction("7.2", f"recruiting into {ctx.name(to)} would start a fight from the "
+                            "recruitment box: only a fight begun by blocks on the map may be "
+                            "supported this way")
+    batch.emit("BlocksRecruited", side=side, to=to, blocks=blocks, shown=shown,
+               way="A" if shown else "B", rule="7.2")
+    overrun(ctx, batch, to, side)  # 7.4.1: recruitment can overrun
+    update_control(ctx, batch, side, [to], [to])
+
+
+def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[str], str]:
+    side, mp = action.role, state.movement
+    if mp.level in (None, "none"):
+        raise IllegalAction("7.2", "recruitment is part of minimal, limited or total movement: "
+                            "choose one first")
+    if mp.recruited:
+        raise IllegalAction("7.2", "only one recruitment per turn")
+    left = allowance_left(mp)
+    if left is not None and left <= 0:
+        raise IllegalAction("7.1", f"{mp.level} movement has no move left to trade for a "
+                            "recruitment")
+    blocks, to = action.args.get("blocks"), action.args.get("to")
+    box = ctx.recruitment_box[side]
+    if not isinstance(blocks, tuple) or not blocks or len(set(blocks)) != len(blocks):
+        raise IllegalAction("7.2", "name the blocks to recruit from the recruitment box")
+    strays = [b for b in blocks if state.positions.get(str(b)) != box or ctx.owner[b] != side]
+    if strays:
+        raise IllegalAction("7.2", f"{', '.join(map(str, strays))} not in the {side} "
+                            "recruitment box")
+    if not ctx.is_location(to):
+        raise IllegalAction("7.2", f"recruit to a location, not {to!r}")
+    return [str(b) for b in blocks], str(to)
+
+
+def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
+    """Way A (shown) or B (hidden); IllegalAction naming the legal places if neither fits."""
+    clans = {ctx.kit.block[b].clan for b in blocks}
+    if len(blocks) == 1:
+        places = recruitment_locations(ctx, side)
+        if to not in places:
+            raise IllegalAction("7.2", f"{ctx.name(to)} is not a {side} recruitment location",
+                                legal=[ctx.name(p) for p in places])
+        return False
+    if len(clans) > 1:
+        raise IllegalAction("7.2", "several blocks are recruited together only if they all "
+                            "belong to one daimyo (way A); otherwise recruit a single block")
+    clan = next(iter(clans))
+    places = sorted(ctx.recruits_at.get(clan, ()))
+    if to not in places:
+        raise IllegalAction("7.2", f"{clan} blocks are recruited together only where the {clan} "
+                            "mon is printed", legal=[ctx.name(p) for p in places])
+    return True

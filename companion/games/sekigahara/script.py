@@ -1,0 +1,220 @@
+"""A scripted game acted out at the table, and how much of it the referee reads back.
+
+The simulated table (`companion demo`, issue 9) plays a random game physically: every scripted
+action becomes what a player does at the table (cards scanned, blocks carried, a button
+pressed), and the referee must recover the same action from those inputs alone. This module
+is that translation at the level of zones (no pixels): `act_out` turns one action into table
+inputs, `read_back` runs a whole script through a `SekigaharaReferee` and counts, verb by verb,
+the actions recovered, asked about, missed and not observable at the table (hidden deals).
+The frame-by-frame demo renders the same inputs through the synthetic camera.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.core import (
+    CHANCE,
+    Action,
+    Game,
+    Proposal,
+    Question,
+    Ruling,
+    chance_rng,
+    pick_action,
+)
+from companion.games.sekigahara.kit import SekigaharaKit
+from companion.games.sekigahara.referee import DEPLOYMENT, SekigaharaReferee
+from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
+from companion.games.sekigahara.rules.state import BAG
+from companion.kits import load_kit
+from companion.table.acting import Press, Scan, Seen, TableInput
+from companion.table.registry import TableRegistry
+from companion.vision.table import TableDiff
+
+__all__ = ["HIDDEN", "ReadBack", "act_out", "feed", "read_back", "read_back_games", "shown"]
+
+PRESSES = {"movement_level": "confirm", "end_movement": "next_phase", "discard": "confirm",
+           "declare": "next_phase", "done": "confirm"}
+"""Actions with no footprint on the board: the button a player presses for them."""
+HIDDEN = {"deal"}
+"""Chance actions nobody sees at the table: cards dealt face down (the hands are counted)."""
+MISSES_KEPT = 10
+"""Misses kept word for word, to show what the referee said instead."""
+
+
+
+
+def shown(state: SekigaharaState, table: Mapping[str, str]) -> dict[str, str]:
+    """Where each block stands on the table after `state`: out of the bag ones only, and
+    blocks deployed in the running battle on the deployment area (8.2)."""
+    battle = state.battle
+    deployed = set(battle.deployed()) if battle is not None else set()
+    at_battle = battle.at if battle is not None else None
+    return {b: (DEPLOYMENT if b in deployed and at == at_battle
+                and table.get(b) == DEPLOYMENT else at)
+            for b, at in state.positions.items() if at != BAG}
+
+
+def act_out(before: SekigaharaState, action: Action, after: SekigaharaState,
+            table: dict[str, str], registry: TableRegistry) -> list[TableInput]:
+    """What a player does at the table for `action`; `table` is updated to show `after`."""
+    tag = registry.tags
+    inputs: list[TableInput] = [Scan(f"CARD:{c}") for c in _cards(action)]
+    if before.battle is not None and after.battle is None:
+        back = {b: before.positions[b] for b, at in table.items() if at == DEPLOYMENT}
+        inputs.append(Seen(_diff(table, {**table, **back}, tag)))  # the battle is over
+        table.update(back)
+    target = shown(after, table)
+    if action.verb == "deploy":
+        for block in (action.args["block"], action.args.get("also")):
+            if block:
+                target[block] = DEPLOYMENT
+    diff = _diff(table, target, tag)
+    table.clear()
+    table.update(target)
+    if diff:
+        inputs.append(Seen(diff))
+    if action.verb == "move" and action.args.get("leader"):
+        inputs.insert(0, Press("leader"))  # declared to the opponent (7.3.4)
+    if action.verb in PRESSES:  # after the cards, before what the rules then do on the table
+        inputs.insert(len(_cards(action)), Press(PRESSES[action.verb]))
+    return [i for i in inputs if not isinstance(i, Seen) or i.diff]
+
+
+def _cards(action: Action) -> list[str]:
+    cards = list(action.args.get("cards", ()))
+    if "card" in action.args:
+        cards.append(action.args["card"])
+    return [str(c) for c in cards]
+
+
+def _diff(before: Mapping[str, str], after: Mapping[str, str],
+          tag: Mapping[str, int]) -> TableDiff:
+    moved = {tag[b]: (before[b], at) for b, at in after.items()
+             if b in before and before[b] != at}
+    appeared = {tag[b]: at for b, at in after.items() if b not in before}
+    gone = {tag[b]: at for b, at in before.items() if b not in after}
+    return TableDiff(moved, appeared, gone)
+
+
+@dataclass
+class ReadBack:
+    """Verb by verb: actions the referee proposed, asked about (the script's among the
+    options), missed (an alert, nothing or something else), or that the table cannot show."""
+
+    recovered: Counter[str] = field(default_factory=Counter)
+    asked: Counter[str] = field(default_factory=Counter)
+    missed: Counter[str] = field(default_factory=Counter)
+    hidden: Counter[str] = field(default_factory=Counter)
+    first_misses: list[str] = field(default_factory=list)
+
+    def add(self, other: ReadBack) -> None:
+        """Count `other`'s game in too (the first misses up to MISSES_KEPT in all)."""
+        for mine, theirs in ((self.recovered, other.recovered), (self.asked, other.asked),
+                             (self.missed, other.missed), (self.hidden, other.hidden)):
+            mine.update(theirs)
+        self.first_misses += other.first_misses[:MISSES_KEPT - len(self.first_misses)]
+
+    def summary(self) -> dict[str, Any]:
+        total = sum((self.recovered + self.asked + self.missed).values())
+        return {"actions": total, "recovered": sum(self.recovered.values()),
+                "asked": sum(self.asked.values()), "missed": sum(self.missed.values()),
+                "hidden": sum(self.hidden.values()), "asked_by_verb": dict(self.asked),
+                "missed_by_verb": dict(self.missed), "first_misses": self.first_misses}
+
+
+def read_back(script: Iterable[Action], game: Game[Any], registry: TableRegistry) -> ReadBack:
+    """Act `script` out from `game`'s position and count what the referee reads back.
+
+    The scripted action is applied whatever the referee said (the referee is then told the
+    table is in order again), so one miss does not hide the rest of the game."""
+    rules = game.rules
+    if not isinstance(rules, SekigaharaRules):
+        raise TypeError(f"the table script is Sekigahara's, not {rules.game_type.name}'s")
+    referee = SekigaharaReferee(rules, registry)
+    table: dict[str, str] = shown(game.state, {})
+    result = ReadBack()
+    for action in script:
+        before = game.state
+        game.apply(action)
+        inputs = act_out(before, action, game.state, table, registry)
+        if action.verb in HIDDEN:
+            result.hidden[action.verb] += 1
+            continue
+        rulings = feed(referee, before, inputs) or referee.decisions(before)
+        _count(result, action, rulings)
+        referee.desync = None
+        referee.forget_inputs()
+    return result
+
+
+def feed(referee: SekigaharaReferee, state: SekigaharaState,
+          inputs: list[TableInput]) -> list[Ruling]:
+    rulings: list[Ruling] = []
+    for item in inputs:
+        if isinstance(item, Scan):
+            rulings += referee.on_card(state, item.code)
+        elif isinstance(item, Press):
+            rulings += referee.on_button(state, item.name)
+        else:
+            rulings += referee.on_diff(state, item.diff)
+    return rulings
+
+
+def _count(result: ReadBack, action: Action, rulings: list[Ruling]) -> None:
+    if any(isinstance(r, Proposal) and r.action == action for r in rulings):
+        result.recovered[action.verb] += 1
+    elif any(isinstance(r, Question) and action in r.options for r in rulings):
+        result.asked[action.verb] += 1
+    else:
+        result.missed[action.verb] += 1
+        if len(result.first_misses) < MISSES_KEPT:
+            said = "; ".join(type(r).__name__ + ": " + _brief(r) for r in rulings) or "nothing"
+            result.first_misses.append(f"{action.text()[:120]} -> {said[:200]}")
+
+
+def _brief(ruling: Ruling) -> str:
+    if isinstance(ruling, Proposal):
+        return ruling.action.text()
+    if isinstance(ruling, Question):
+        return f"{len(ruling.options)} options"
+    return f"{ruling.rule} {ruling.message}"
+
+
+def _random_game(rules: SekigaharaRules, seed: int) -> list[Action]:
+    """A random full-knowledge game's actions (the simulator's script)."""
+    game: Game[Any] = Game(rules, seed=seed)
+    while game.outcome is None and len(game.history) < 10_000:
+        step = len(game.history)
+        roles = game.to_move()
+        rng = chance_rng(seed, step if CHANCE in roles else -1 - step)
+        picked = (rules.sample_chance(game.state, rng) if CHANCE in roles
+                  else pick_action(game, roles, rng))
+        assert picked is not None, f"dead end at step {step}"
+        game.apply(picked)
+    return [ply.action for ply in game.history]
+
+
+def read_back_games(games: int, seed: int) -> dict[str, Any]:
+    """Random games acted out at the table (zones, scans, buttons) and read back by the
+    referee: how many actions it recovers, asks about or misses, and how fast."""
+    kit = load_kit("sekigahara")
+    assert isinstance(kit, SekigaharaKit)
+    registry = TableRegistry.in_kit_order(b.id for b in kit.blocks)
+    total = ReadBack()
+    elapsed = 0.0
+    for n in range(games):
+        script = _random_game(SekigaharaRules(kit), seed + n)
+        fresh: Game[Any] = Game(SekigaharaRules(kit), seed=seed + n)
+        start = time.perf_counter()
+        total.add(read_back(script, fresh, registry))
+        elapsed += time.perf_counter() - start
+    figures = total.summary()
+    figures.update(games=games,
+                   ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))
+    return figures

@@ -1,0 +1,158 @@
+"""Sekigahara's simulated player: acts a scripted game out at a table that exists only in
+pixels. Blocks are carried by a hand and put down in tidy stacks (`vision.layout`), then
+photographed by the synthetic camera frame by frame (`vision.synth`); cards and buttons are
+what `script.act_out` says. The host (`companion demo`) feeds the frames to the table session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.engine import Action
+from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
+from companion.games.sekigahara.script import HIDDEN, act_out, read_back_games, shown
+from companion.table import TableParts, TableRegistry, TableSetup
+from companion.table.acting import Seen, TableInput
+from companion.vision.geometry import Geometry
+from companion.vision.layout import Layout
+from companion.vision.synth import Camera, Look, Synth
+
+__all__ = ["SIMULATOR", "SekigaharaPlayer", "Simulator"]
+
+HAND_FRAMES = 1
+"""Frames with a hand over the table for each change (the tracker ignores them)."""
+MAX_STILL_FRAMES = 6
+"""Still frames shown after a change before giving up on a stable snapshot."""
+
+
+@dataclass
+class SekigaharaPlayer:
+    rules: SekigaharaRules
+    registry: TableRegistry
+    geometry: Geometry
+    camera: Camera
+    on_frame: Callable[[np.ndarray], Any]
+    """The table session's frame input; returns the diff it read (None: no change)."""
+    hidden: frozenset[str] = frozenset(HIDDEN)
+    table: dict[str, str] = field(default_factory=dict)
+    """Where each block stands on the table now (block -> zone)."""
+    _look: int = 0
+
+    def __post_init__(self) -> None:
+        self.synth = Synth(self.geometry, self.rules.kit)
+        self.layout = Layout(self.geometry, crowd=True)
+
+    @property
+    def crowded(self) -> int:
+        return self.layout.crowded
+
+    def begin(self, state: SekigaharaState) -> None:
+        self.table = shown(state, {})
+        self._photograph(dict(self.table), hand=False)
+
+    def act_out(self, before: SekigaharaState, action: Action,
+                after: SekigaharaState) -> list[TableInput]:
+        return act_out(before, action, after, self.table, self.registry)
+
+    def show(self, seen: Seen) -> bool:
+        """The table once this diff is done (a battle's end is two: blocks back from the
+        deployment area, then the retreat), photographed."""
+        block = self.registry.blocks
+        view = dict(self._photographed)
+        view.update({block[t]: to for t, (_, to) in seen.diff.moved.items()})
+        view.update({block[t]: zone for t, zone in seen.diff.appeared.items()})
+        for t in seen.diff.disappeared:
+            view.pop(block[t], None)
+        return self._photograph(view)
+
+    def _photograph(self, blocks: dict[str, str], hand: bool = True) -> bool:
+        """Blocks (id -> zone) put down as `blocks` says; frames until a stable snapshot."""
+        tags = self.registry.tags
+        self._photographed = dict(blocks)
+        before = dict(self.layout.placed)
+        scene = self.layout.arrange({tags[b]: zone for b, zone in blocks.items()})
+        looks = [self._hand_look(before)] * HAND_FRAMES if hand else []
+        looks += [self._still_look() for _ in range(MAX_STILL_FRAMES)]
+        for look in looks:
+            frame = self.synth.photograph(scene, self.camera, look)
+            if self.on_frame(frame.image) is not None:
+                return True
+        return False
+
+    def _still_look(self) -> Look:
+        self._look += 1
+        return Look(noise=1.5, defocus=0.4, light=0.1, seed=self._look)
+
+    def _hand_look(self, before: dict[int, tuple[str, tuple[float, float]]]) -> Look:
+        """A hand over the blocks that changed (in frame fractions, roughly)."""
+        self._look += 1
+        changed = [at for t, (zone, at) in self.layout.placed.items()
+                   if before.get(t) != (zone, at)] or [at for _, at in before.values()]
+        left, top, right, bottom = self.geometry.extent
+        x = sum(p[0] for p in changed) / max(1, len(changed))
+        y = sum(p[1] for p in changed) / max(1, len(changed))
+        fx = 0.05 + 0.9 * (x - left) / (right - left)
+        fy = 0.05 + 0.9 * (y - top) / (bottom - top)
+        return Look(noise=1.5, hand=(fx, fy, 0.12), seed=self._look)
+
+    def illegal_move(self, state: SekigaharaState) -> bool:
+        """A block carried two roads away and photographed; the caller checks the alert,
+        then `undo_illegal` puts it back."""
+        neighbours = self.rules.ctx.kit.neighbours
+        for block, at in sorted(self.table.items()):
+            if at not in neighbours or self.rules.ctx.owner[block] != state.active:
+                continue
+            far = _farthest(neighbours, at)
+            if far is not None:
+                self._photograph({**self.table, block: far})
+                return True
+        return False
+
+    def undo_illegal(self) -> None:
+        self._photograph(dict(self.table))
+
+
+def _farthest(neighbours: Any, start: str) -> str | None:
+    """The location the most roads away from `start` (beyond any march)."""
+    distance = {start: 0}
+    todo = [start]
+    while todo:
+        here = todo.pop(0)
+        for there in neighbours[here]:
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                todo.append(there)
+    far = max(distance, key=lambda z: (distance[z], z))
+    return far if distance[far] >= 4 else None
+
+
+@dataclass(frozen=True)
+class Simulator:
+    """Sekigahara's `simulator` capability."""
+
+    camera_size: tuple[int, int] = (3280, 2464)
+    """An 8 MP still: 14 mm tags stay readable."""
+    camera_height_mm: float = 900.0
+    """Tags on blocks are seen with parallax from this height."""
+
+    def setup(self) -> TableSetup:
+        return TableSetup(camera_height_mm=self.camera_height_mm, crowd=True)
+
+    def player(self, rules: SekigaharaRules, parts: TableParts,
+               on_frame: Callable[[np.ndarray], Any]) -> SekigaharaPlayer:
+        referee = parts.referee
+        geometry = parts.reader.geometry  # type: ignore[attr-defined]
+        return SekigaharaPlayer(rules, referee.registry,  # type: ignore[attr-defined]
+                                geometry, Camera(self.camera_size,
+                                                 height_mm=self.camera_height_mm), on_frame)
+
+    def bench_referee(self, games: int, seed: int) -> dict[str, Any]:
+        """Random games acted out at zone level and read back by the referee."""
+        return read_back_games(games, seed)
+
+
+SIMULATOR = Simulator()

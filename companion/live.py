@@ -1,0 +1,154 @@
+"""The live table on `companion serve`: a thread that watches the camera, listens to the card
+reader and the buttons, and hands everything to the table session.
+
+This is the application layer: it joins the web hub, the generic table session and the game's
+own table parts (its `table` capability), so that neither the web nor the table session
+imports the other, and neither names a game.
+
+Where frames come from is named by a short text (`--camera`): `usb:0` (or a device path) for
+a USB camera, `pi` for the Raspberry Pi camera, `folder:PATH` or `video:PATH` for recorded
+frames. A camera that fails is retried with backoff by its source; the loop reports the
+source's status and never stops the server. Card readers run in their own threads (pyserial)
+and buttons come from gpiozero; both feed one queue, read between frames, so the session sees
+every input in order and never two at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.games import game
+from companion.inputs.events import InputEvent
+from companion.inputs.gpio import Pins, TableHardware
+from companion.inputs.serial_readers import LineParser, Rdm6300Parser, SerialReader
+from companion.table import TableRegistry, TableSetup
+from companion.table.session import TableSession
+from companion.vision.sources import (
+    CameraSource,
+    FrameSource,
+    ImageFolder,
+    PiCameraSource,
+    VideoFile,
+)
+from companion.web.hub import Hub
+
+__all__ = ["LiveTable", "TableOptions", "frame_source"]
+
+log = logging.getLogger(__name__)
+
+IDLE_WAIT = 0.5
+"""Seconds to wait when the source has no frame (a recorded folder at its end, a camera
+being retried) before asking again."""
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    camera: str
+    """Where frames come from: usb:INDEX_OR_DEVICE, pi, folder:PATH, video:PATH."""
+    reader: str | None = None
+    """The card reader's serial device (e.g. /dev/rfid)."""
+    reader_protocol: str = "rdm6300"
+    """rdm6300 (125 kHz RFID frames) or line (one code per line)."""
+    gpio: bool = False
+    """Buttons, lights and buzzer on the Pi's GPIO (pins from hardware/pins.yaml)."""
+    registry: TableRegistry | None = None
+    """The physical set's tags and card codes; None: tags in kit order (the simulated set)."""
+
+
+def frame_source(text: str) -> FrameSource:
+    """The frame source a `--camera` text names; a clear error for anything else."""
+    kind, _, where = text.partition(":")
+    if kind == "usb":
+        return CameraSource(int(where) if where.isdigit() else (where or 0))
+    if kind == "pi":
+        return PiCameraSource()
+    if kind == "folder" and where:
+        return ImageFolder(Path(where))
+    if kind == "video" and where:
+        return VideoFile(Path(where))
+    raise ValueError(f"unknown camera {text!r}: use usb:0, usb:/dev/video0, pi, "
+                     "folder:PATH or video:PATH")
+
+
+@dataclass
+class LiveTable:
+    """The table loop for one hub (started in the web server's process)."""
+
+    hub: Hub
+    options: TableOptions
+    source: FrameSource | None = None
+    events: queue.Queue[InputEvent] = field(default_factory=queue.Queue)
+    session: TableSession | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _readers: list[SerialReader] = field(default_factory=list)
+    _thread: threading.Thread | None = None
+    _status: str = ""
+    _seen_version: tuple[int, bool] = (-1, False)
+
+    def start(self) -> threading.Thread:
+        rules = self.hub.session.game.rules
+        build = game(rules.game_type.name).need("table")  # MissingCapability: said plainly
+        parts = build(rules, TableSetup(registry=self.options.registry))
+        hardware = TableHardware(Pins.load(), self.events.put) if self.options.gpio else None
+        self.session = TableSession(self.hub, parts, hardware)
+        self.source = self.source or frame_source(self.options.camera)
+        if self.options.reader:
+            self._start_reader(self.options.reader)
+        self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
+        self._thread = threading.Thread(target=self.run, name="table", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def _start_reader(self, port: str) -> None:
+        parser = (Rdm6300Parser() if self.options.reader_protocol == "rdm6300"
+                  else LineParser(reader="card reader"))
+        reader = SerialReader(port, parser, self.events.put)
+        self._readers.append(reader)
+        threading.Thread(target=reader.run, name="card reader", daemon=True).start()
+
+    def stop(self) -> None:
+        """Stop the loop and the readers, and let go of the lights and buttons."""
+        self._stop.set()
+        for reader in self._readers:
+            reader.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.session is not None and self.session.hardware is not None:
+            self.session.hardware.close()
+
+    def run(self) -> None:
+        """Until stopped: one pass after another. Nothing that goes wrong in a pass stops
+        the table: it is logged (by kind, never with a hidden piece's name) and the next
+        pass starts; the record is only ever written whole."""
+        while not self._stop.is_set():
+            try:
+                self._pass()
+            except Exception as exc:
+                log.error("the table loop: %s: %s", type(exc).__name__, exc)
+                self._stop.wait(IDLE_WAIT)
+
+    def _pass(self) -> None:
+        """Inputs first (they are quick and in order), then what the tablet changed, then
+        one frame."""
+        assert self.session is not None and self.source is not None
+        while not self.events.empty():
+            self.session.on_input(self.events.get_nowait())
+            self.session.settle()
+        if (self.hub.version, self.hub.paused) != self._seen_version:
+            self.session.recheck()  # an action entered or undone on the tablet, a pause over
+            self.session.settle()
+            self._seen_version = (self.hub.version, self.hub.paused)
+        frame = self.source.next_frame()
+        if self.source.status != self._status:
+            self._status = self.source.status
+            log.info("camera: %s", self._status)
+        if frame is None:
+            self._stop.wait(IDLE_WAIT)
+            return
+        self.session.on_frame(frame)
+        self.session.settle()
+        self._seen_version = (self.hub.version, self.hub.paused)

@@ -1,0 +1,74 @@
+"""A scripted action acted out at a table: what a simulated player does (cards scanned, buttons
+pressed, pieces moved so the camera sees a change). Each game's simulated player turns its
+actions into these inputs (`companion demo`, `companion bench referee`); the host feeds them
+through the same readers, buttons and camera a real table uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.engine import Action
+
+__all__ = ["Press", "Scan", "Seen", "SimulatedPlayer", "Simulator", "TableInput"]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """A card code read by the card reader."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class Press:
+    """A table button pressed (`confirm`, `next_phase`, `leader`, ...)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A change the camera should see: the game's own diff (tags moved, soldiers counted)."""
+
+    diff: Any
+
+
+TableInput = Scan | Press | Seen
+
+
+class SimulatedPlayer(Protocol):
+    """A game's player at the simulated table: acts scripted actions out and photographs the
+    table for the camera (frames go to `on_frame`, the table session's)."""
+
+    hidden: frozenset[str]
+    """Verbs nobody sees at the table (cards dealt face down): the companion deals them."""
+    crowded: int
+    """Pieces put down touching another place's pieces for want of room (counted)."""
+
+    def begin(self, state: Any) -> None:
+        """Put the table down as the game starts (the first stable frame)."""
+
+    def act_out(self, before: Any, action: Action, after: Any) -> list[TableInput]:
+        """What the player does at the table for `action`."""
+
+    def show(self, seen: Seen) -> bool:
+        """Make the change at the table and photograph it until the tracker is stable;
+        whether it reported a change."""
+
+    def illegal_move(self, state: Any) -> bool:
+        """Make a change the rules forbid and photograph it (False: none could be made)."""
+
+    def undo_illegal(self) -> None:
+        """Put the table back as it was before `illegal_move`."""
+
+
+class Simulator(Protocol):
+    """A game's `simulator` capability: the table it plays at and its player there."""
+
+    def setup(self) -> Any:
+        """The `TableSetup` the simulated table is built with (camera height, crowding)."""
+
+    def player(self, rules: Any, parts: Any, on_frame: Any) -> SimulatedPlayer:
+        """The player at this table, photographing it into `on_frame`."""

@@ -1,0 +1,265 @@
+"""The table session: frames, card scans and buttons in; recorded actions, questions and
+alerts out.
+
+One object joins the pipeline's stages for a game at the table, whichever game: the game's
+`TableParts` say how frames are read, when the table is stable and what a change means. Each
+frame goes through the reader and the tracker; a stable diff, a scanned card or a pressed
+button goes to the game's table referee; its rulings go out through the host (the web hub),
+which records every action durably before any screen sees it: a Proposal is played, a Question
+waits on the tablet, an Alert is shown with its rule (red light and buzzer) and the session
+stays in desync until the pieces stand where the record has them again. Nothing here knows
+pixels, HTTP or any particular game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from companion.engine import REFEREE, Action, Alert, IllegalAction, Proposal, Question, Ruling
+from companion.inputs.events import ButtonPressed, CardScanned, InputEvent, ReadProblem
+from companion.inputs.gpio import TableHardware
+from companion.record.session import Session
+from companion.table import TableParts
+
+__all__ = ["TableCounts", "TableHost", "TableSession"]
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_WIDTH = 1024
+"""Stable frames kept with the actions they caused are reduced to this width (JPEG)."""
+
+
+class TableHost(Protocol):
+    """Where rulings go: the web hub (records, then tells every screen). A protocol, so that
+    the table session and the web layer never import each other."""
+
+    session: Session
+    paused: bool
+    question: tuple[str, tuple[Action, ...]] | None
+    highlighted: int
+
+    @property
+    def lock(self) -> threading.RLock: ...
+
+    def act(self, role: str, action: Action, source: str,
+            snapshot: bytes | None = None) -> Any: ...
+
+    def ask(self, text: str, options: tuple[Action, ...]) -> None: ...
+
+    def answer(self, role: str, choice: int, source: str = ...) -> Any: ...
+
+    def drop_question(self) -> None: ...
+
+    def highlight_next(self) -> None: ...
+
+    def raise_alert(self, alert: Alert) -> None: ...
+
+    def clear_alert(self) -> None: ...
+
+
+@dataclass
+class TableCounts:
+    frames: int = 0
+    stable_states: int = 0
+    actions: int = 0
+    """Actions the referee read from the table and the record accepted."""
+    questions: int = 0
+    alerts: int = 0
+    read_problems: int = 0
+
+
+@dataclass
+class TableSession:
+    hub: TableHost
+    parts: TableParts
+    hardware: TableHardware | None = None
+    clock: Callable[[], float] = time.perf_counter
+    counts: TableCounts = field(default_factory=TableCounts)
+    stable_at: float | None = None
+    """When the last stable snapshot was taken (the start of the table-to-tablet latency)."""
+    _frame: np.ndarray | None = None
+    _held: list[InputEvent] = field(default_factory=list)
+    _unseen: bool = False
+    """A stable snapshot came while the game was paused: compare it with the record."""
+
+    @property
+    def referee(self) -> Any:
+        """The game's table referee (a `TableReferee`)."""
+        return self.parts.referee
+
+    @property
+    def tracker(self) -> Any:
+        return self.parts.tracker
+
+    @property
+    def state(self) -> Any:
+        """The game's state as the record has it now."""
+        return self.hub.session.game.state
+
+    def on_frame(self, image: np.ndarray) -> Any:
+        """One camera frame: a stable diff is judged and acted on; returns it.
+
+        The pixels are read outside the hub's lock; the judging and recording inside it, so a
+        tablet action cannot land between the state the referee judged and the record."""
+        self.counts.frames += 1
+        first = self.tracker.stable is None
+        diff = self.tracker.feed(self.parts.reader.read(image))
+        if diff is None:
+            return None
+        with self.hub.lock:
+            self.counts.stable_states += 1
+            self.stable_at = self.clock()
+            self._frame = image
+            if self.hub.paused:
+                self._unseen = True  # judged against the record once the game goes on
+            elif first or self._unseen or self.referee.desync is not None:
+                self._unseen = False
+                self._check_table(first)
+            else:
+                self._rule(self.referee.on_diff(self.state, diff), "camera")
+        return diff
+
+    def on_input(self, event: InputEvent) -> None:
+        """A card scan or a button press from the table's readers and buttons (or a code
+        typed on the tablet). While the table is out of order or the game paused, inputs
+        wait (nothing is lost) and are read once it is in order again."""
+        if isinstance(event, ReadProblem):
+            self.counts.read_problems += 1  # already logged by its reader; nothing is lost
+            return
+        with self.hub.lock:
+            if self.referee.desync is not None or self.hub.paused:
+                self._held.append(event)
+                return
+            self._frame = None
+            if isinstance(event, ButtonPressed) and self.hub.question is not None \
+                    and event.name in ("confirm", "next_phase"):
+                self._answer(event.name)
+            elif isinstance(event, CardScanned):
+                self._rule(self.referee.on_card(self.state, event.code), "card_reader")
+            elif isinstance(event, ButtonPressed):
+                self._rule(self.referee.on_button(self.state, event.name), "button")
+
+    def _answer(self, button: str) -> None:
+        """A question waits: next phase moves the tablet's highlight, confirm answers it."""
+        if button == "next_phase":
+            self.hub.highlight_next()
+            return
+        try:
+            self.hub.answer(REFEREE, self.hub.highlighted, source="button")
+        except IllegalAction as exc:
+            self._alert(Alert(exc.rule, exc.message, exc.legal), table=False)
+            return
+        self.counts.actions += 1
+        self._show("accepted")
+
+    def _release(self) -> None:
+        """The table is in order again: the inputs that waited are read, in order."""
+        held, self._held = self._held, []
+        for event in held:
+            self.on_input(event)
+
+    def settle(self) -> None:
+        """After each action: a question the record has moved past is dropped, and the
+        choices the table cannot show (6.3, 8.9.2, 8.6.1) are asked once nothing waits."""
+        with self.hub.lock:
+            question = self.hub.question
+            rules = self.referee.rules
+            if question is not None \
+                    and not any(rules.accepts(self.state, a) for a in question[1]):
+                self.hub.drop_question()
+            if self.hub.question is None and self.referee.desync is None \
+                    and not self.hub.paused and self.hub.session.game.outcome is None:
+                self._rule(self.referee.decisions(self.state), "tablet")
+
+    def recheck(self) -> None:
+        """After an action entered on the tablet (or the game unpaused): is the table in
+        order with the record? Held inputs are read once it is."""
+        with self.hub.lock:
+            if self.hub.paused:
+                return
+            self.tracker.settle(self.referee.expected(self.state))
+            if self.tracker.stable is not None and (self.referee.desync is not None
+                                                    or self._unseen):
+                self._unseen = False
+                self._check_table(first=False)
+            if self.referee.desync is None and self._held:
+                self._release()
+
+    def forget_inputs(self) -> None:
+        """The action the table's inputs were for was entered on the tablet: the cards that
+        waited and the held inputs go with it."""
+        with self.hub.lock:
+            self.referee.forget_inputs()
+            self._held = []
+
+    def _check_table(self, first: bool) -> None:
+        if self.referee.table_matches(self.state, self.tracker.stable):
+            if not first:
+                log.info("the table matches the record again")
+                self.hub.clear_alert()
+                self._show("accepted")
+                self._release()
+            return
+        if first:
+            self._alert(Alert(self.hub.session.game.rules.game_type.setup_rule or "set-up",
+                              "the pieces on the table do not stand where the record has "
+                              "them: place them as the record shows"))
+        else:
+            self._show("illegal")
+
+    def _rule(self, rulings: list[Ruling], source: str) -> None:
+        """`source`: the sensor that showed it, as the record names it (camera, ...)."""
+        for ruling in rulings:
+            if isinstance(ruling, Proposal):
+                self._play(ruling, source)
+            elif isinstance(ruling, Question):
+                self.counts.questions += 1
+                self.hub.ask(ruling.text, ruling.options)
+                self._show("waiting")
+            else:
+                self._alert(ruling, table=source == "camera")
+                break
+
+    def _play(self, proposal: Proposal, source: str) -> None:
+        try:
+            self.hub.act(REFEREE, proposal.action, source, snapshot=self._snapshot())
+        except IllegalAction as exc:  # cannot happen under the lock; said clearly if it does
+            self._alert(Alert(exc.rule, exc.message, exc.legal, proposal.action.role),
+                        table=source == "camera")
+            return
+        self.counts.actions += 1
+        self._show("accepted")
+
+    def _alert(self, alert: Alert, table: bool = True) -> None:
+        """On the tablet (the message for the acting side and the referee only), the red
+        light and the buzzer. Only what the table shows puts the session in desync: a card
+        or a button refused changes nothing on the board."""
+        self.counts.alerts += 1
+        if table:
+            self.referee.desync = alert
+        self.hub.raise_alert(alert if alert.role else Alert(alert.rule, alert.message,
+                                                            alert.legal, REFEREE))
+        self._show("illegal")
+
+    def _show(self, state: str) -> None:
+        if self.hardware is not None:
+            self.hardware.show(state)
+
+    def _snapshot(self) -> bytes | None:
+        """The stable frame that showed the action, small, for the record (7)."""
+        if self._frame is None:
+            return None
+        height, width = self._frame.shape[:2]
+        scale = SNAPSHOT_WIDTH / width
+        small = cv2.resize(self._frame, (SNAPSHOT_WIDTH, round(height * scale)),
+                           interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
