@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game", "names",
+__all__ = ["Benchmark", "GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game", "names",
            "resolve"]
 
 CAPABILITIES = {
@@ -37,6 +38,17 @@ CAPABILITIES = {
     "labels": "printable card labels",
 }
 """Optional capabilities, with the words used when a game lacks one."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A game's benchmark (`vision_bench`, `engine_bench`): `run(**settings)` returns the
+    figures (JSON-ready), `lines(figures)` says them in sentences for a person."""
+
+    run: Callable[..., dict[str, Any]]
+    lines: Callable[[dict[str, Any]], list[str]]
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The settings `run` takes, with their defaults (frames, seed, ...): the CLI offers them."""
 
 
 class UnknownGameName(LookupError):
@@ -65,9 +77,9 @@ class GameSpec:
     simulator: str | None = None
     """`module:attribute` of the simulated player (`companion demo`, `bench referee`)."""
     vision_bench: str | None = None
-    """`module:attribute` of the vision benchmark (`companion bench vision --game`)."""
+    """`module:attribute` of a `Benchmark` of the table reader (`companion bench vision`)."""
     engine_bench: str | None = None
-    """`module:attribute` of the engine benchmark (`companion bench engine --game`)."""
+    """`module:attribute` of a `Benchmark` of the rules (`companion bench engine --game`)."""
     screen: str | None = None
     """The tablet's JS module for this game, a file in the package (`screen.js`)."""
     calibration: str | None = None
