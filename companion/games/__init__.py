@@ -25,7 +25,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Benchmark", "GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game", "names",
+__all__ = ["Benchmark", "GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game",
+           "names",
            "resolve"]
 
 CAPABILITIES = {
