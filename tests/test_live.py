@@ -123,7 +123,8 @@ def test_a_question_is_answered_with_the_table_buttons(tmp_path):
     from companion.demo import script_for
     from companion.games import game
 
-    for action in script_for(game("sekigahara"), 290, 40):  # on to the first choice between two actions
+    # on to the first choice between two actions
+    for action in script_for(game("sekigahara"), 290, 40):
         if len(hub.session.game.legal_actions()) >= 2:
             break
         hub.session.play(action, "simulator")
