@@ -50,12 +50,12 @@ def test_every_game_folder_is_found_with_its_name_and_aliases():
 
 
 def test_an_unknown_game_is_named_with_the_games_there_are():
-    with pytest.raises(UnknownGameName, match="no game called 'shogi'.*sekigahara"):
+    with pytest.raises(UnknownGameName, match=r"no game called 'shogi'.*sekigahara"):
         game("shogi")
 
 
 def test_a_missing_capability_is_said_in_a_sentence():
-    with pytest.raises(MissingCapability, match="^Skirmish has no table referee yet$"):
+    with pytest.raises(MissingCapability, match=r"^Skirmish has no table referee yet$"):
         game("skirmish").need("table")
     assert not game("skirmish").has("screen")
 
