@@ -18,6 +18,9 @@ class IllegalAction(EngineError):
 
     `rule` is the rulebook's number (`"7.3.1"`), `message` says what was wrong in a player's
     words, and `legal` lists (as text) what would have been allowed, where that is known.
+    `alternatives` are the actions behind those words where the refusal suggests concrete
+    actions: each one must be accepted by `decide` when played (a suggestion the rules then
+    refuse misleads a table), which the every-game property test checks.
     """
 
     def __init__(
@@ -27,11 +30,13 @@ class IllegalAction(EngineError):
         *,
         action: Action | None = None,
         legal: Sequence[str] = (),
+        alternatives: Sequence[Action] = (),
     ) -> None:
         self.rule = rule
         self.message = message
         self.action = action
         self.legal = tuple(legal)
+        self.alternatives = tuple(alternatives)
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -44,7 +49,8 @@ class IllegalAction(EngineError):
 
     def with_action(self, action: Action) -> IllegalAction:
         """The same error, remembering the action that caused it."""
-        return IllegalAction(self.rule, self.message, action=action, legal=self.legal)
+        return IllegalAction(self.rule, self.message, action=action, legal=self.legal,
+                             alternatives=self.alternatives)
 
 
 class UnknownGame(EngineError):
