@@ -1,11 +1,21 @@
-"""8 Advanced rules: daimyo cards, chosen face down at set-up and played once (8 ③).
+"""8.3 Daimyo cards: chosen face down at set-up, turned face up and carried out in full once per
+game, instead of rolling the dice.
 
     red daimyo {"moves": [{"to": "kiyosu", "soldiers": 2}, {"to": "odawara", "soldiers": 1}]}
+    red daimyo {"opponent": "blue", "moves": [{"to": "kiyosu", "soldiers": 1}]}      Takeda
+    red daimyo {"moves": [{"to": "oko", "soldiers": 1}], "daimyo": "oko"}         Chōsokabe
+    red daimyo {"to": "kiyosu", "soldiers": 1}                                  Oda Nobunaga
+    red daimyo {"swaps": [{"region": "kyo", "opponent": "blue"}]}                Ōtomo Sōrin
+
+A card naming "soldiers" never moves the daimyo; Chōsokabe Motochika's names "units (soldiers
+and/or daimyo)" and may (8). Destinations are named once each; the order they are named in does
+not matter (the events list them by region).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction
@@ -14,125 +24,143 @@ from companion.games.rumble_nation.rules.moves import (
     Move,
     apply_moves,
     check_card_allowed,
+    entries,
+    known_keys,
+    opponent,
     region,
     whole,
 )
+from companion.games.rumble_nation.rules.words import card_name, region_name
 
-__all__ = ["DAIMYO", "decide_daimyo", "decide_daimyo_choice"]
+__all__ = ["DAIMYO", "DaimyoCard", "decide_daimyo"]
 
 RULE = "8.3"
+Args = Mapping[str, Any]
+Played = tuple[list[Move], dict[str, str]]
+"""The soldiers a card moves, and where daimyo go (player -> region)."""
 
 
-def _home(batch: Batch, player: str) -> str:
-    where = batch.state.daimyo_at.get(player)
-    if where is None:
-        raise IllegalAction(RULE, "your daimyo is not on the map")
-    return where
+@dataclass(frozen=True)
+class DaimyoCard:
+    """A card: the arguments it takes and what it does from the daimyo's region (`home`)."""
+
+    keys: tuple[str, ...]
+    play: Callable[[Batch, str, str, Args], Played]
 
 
-def _targets(batch: Batch, args: dict[str, Any], low: int, high: int) -> list[dict[str, Any]]:
-    moves = args.get("moves")
-    if not isinstance(moves, tuple) or not moves:
-        raise IllegalAction(RULE, "name each destination and how many soldiers go there")
-    total = sum(whole(m.get("soldiers"), RULE) for m in moves)
-    if not low <= total <= high:
-        raise IllegalAction(RULE, f"this card moves {low}-{high} soldiers, not {total}")
-    return [dict(m) for m in moves]
+def _next_to(batch: Batch, home: str, to: str, kind: str | None = None) -> None:
+    if not batch.kit.linked(home, to, kind):
+        link = f" by {kind}" if kind else ""
+        raise IllegalAction(RULE, f"{region_name(batch.kit, to)} is not adjacent to your "
+                            f"daimyo's region {region_name(batch.kit, home)}{link}")
 
 
-def _from_daimyo(batch: Batch, player: str, args: dict[str, Any], owner: str,
-                 kind: str | None) -> list[Move]:
-    home = _home(batch, player)
-    found = []
-    for m in _targets(batch, args, 1, 3):
-        to = region(batch, m.get("to"), RULE)
-        if not batch.kit.linked(home, to, kind):
-            raise IllegalAction(RULE, f"{to} is not adjacent to {home}"
-                                + (f" by {kind}" if kind else ""))
-        found.append({"player": owner, "from": home, "to": to, "soldiers": m["soldiers"]})
-    return found
-
-
-def _uesugi_kenshin(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    return _from_daimyo(batch, player, args, player, "land")
-
-
-def _takeda_shingen(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    foe = args.get("opponent")
-    if foe not in batch.state.players or foe == player:
-        raise IllegalAction(RULE, "name the one opponent whose soldiers move")
-    return _from_daimyo(batch, player, args, str(foe), None)
-
-
-def _chosokabe_motochika(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    return _from_daimyo(batch, player, args, player, "sea")
-
-
-def _mori_motonari(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    home = _home(batch, player)
-    found = []
-    for m in _targets(batch, args, 1, 3):
-        to = region(batch, m.get("to"), RULE)
-        if not batch.kit.linked(home, to) or m["soldiers"] != 1:
-            raise IllegalAction(RULE, "1 soldier in each region next to your daimyo")
-        found.append({"player": player, "from": "reserve", "to": to, "soldiers": 1})
-    if len({m["to"] for m in found}) != len(found):
-        raise IllegalAction(RULE, "at most 1 soldier per region")
-    return found
-
-
-def _oda_nobunaga(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    home = _home(batch, player)
-    to = region(batch, args.get("to"), RULE)
-    if not batch.kit.linked(home, to):
-        raise IllegalAction(RULE, f"{to} is not adjacent to {home}")
-    escort = whole(args.get("soldiers", 0), RULE, 0, 1)
-    return [{"player": player, "from": home, "to": to, "soldiers": escort, "daimyo": True}]
-
-
-def _otomo_sorin(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    home = _home(batch, player)
-    swaps = args.get("swaps")
-    if not isinstance(swaps, tuple) or not 1 <= len(swaps) <= 2:
-        raise IllegalAction(RULE, "1-2 opponent soldiers, each named by region and owner")
+def _spread(batch: Batch, args: Args, home: str, owner: str, kind: str | None,
+            also: int = 0) -> list[Move]:
+    """1-3 units (`also` of them not soldiers) from the daimyo's region to adjacent regions,
+    each destination named once."""
+    moves = entries(args.get("moves"), ("to", "soldiers"), RULE, "moves", 3)
     found: list[Move] = []
+    for move in moves:
+        to = region(batch, move.get("to"), RULE)
+        _next_to(batch, home, to, kind)
+        found.append({"player": owner, "from": home, "to": to,
+                      "soldiers": whole(move.get("soldiers"), RULE, 1, 3)})
+    _distinct([m["to"] for m in found])
+    total = sum(m["soldiers"] for m in found) + also
+    if not 1 <= total <= 3:
+        raise IllegalAction(RULE, f"this card moves 1-3 units, not {total}")
+    return sorted(found, key=lambda m: str(m["to"]))
+
+
+def _distinct(regions: list[str]) -> None:
+    if len(set(regions)) != len(regions):
+        raise IllegalAction(RULE, "name each region once")
+
+
+def _uesugi_kenshin(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """1-3 of your soldiers from your daimyo's region to regions adjacent by land."""
+    return _spread(batch, args, home, player, "land"), {}
+
+
+def _takeda_shingen(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """1-3 soldiers of one opponent from your daimyo's region to adjacent regions."""
+    foe = opponent(batch, player, args.get("opponent"), RULE)
+    return _spread(batch, args, home, foe, None), {}
+
+
+def _chosokabe_motochika(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """1-3 of your units (soldiers and/or the daimyo) from the daimyo's region to regions
+    adjacent by sea."""
+    if "daimyo" not in args:
+        return _spread(batch, args, home, player, "sea"), {}
+    to = region(batch, args.get("daimyo"), RULE)
+    _next_to(batch, home, to, "sea")
+    moves = _spread(batch, args, home, player, "sea", also=1) if "moves" in args else []
+    return moves, {player: to}
+
+
+def _mori_motonari(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """1-3 soldiers from your reserve, 1 in each of that many regions next to your daimyo."""
+    found: list[Move] = []
+    for move in entries(args.get("moves"), ("to", "soldiers"), RULE, "moves", 3):
+        to = region(batch, move.get("to"), RULE)
+        _next_to(batch, home, to)
+        whole(move.get("soldiers"), RULE, 1, 1)
+        found.append({"player": player, "from": "reserve", "to": to, "soldiers": 1})
+    _distinct([m["to"] for m in found])
+    return sorted(found, key=lambda m: str(m["to"])), {}
+
+
+def _oda_nobunaga(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """Your daimyo to an adjacent region, with 1 soldier from its region if you like."""
+    to = region(batch, args.get("to"), RULE)
+    _next_to(batch, home, to)
+    escort = whole(args.get("soldiers"), RULE, 0, 1)
+    moves = [{"player": player, "from": home, "to": to, "soldiers": 1}] if escort else []
+    return moves, {player: to}
+
+
+def _otomo_sorin(batch: Batch, player: str, home: str, args: Args) -> Played:
+    """1-2 opponent soldiers (1 per region next to your daimyo) back to their reserves, each
+    replaced by one of yours from your reserve."""
+    swaps = entries(args.get("swaps"), ("region", "opponent"), RULE, "swaps", 2)
+    found: list[Move] = []
+    named = []
     for swap in swaps:
         where = region(batch, swap.get("region"), RULE)
-        foe = swap.get("opponent")
-        if not batch.kit.linked(home, where) or foe not in batch.state.players or foe == player:
-            raise IllegalAction(RULE, "opponent soldiers in regions next to your daimyo")
+        _next_to(batch, home, where)
+        foe = opponent(batch, player, swap.get("opponent"), RULE)
+        named.append((where, foe))
+    _distinct([where for where, _ in named])
+    for where, foe in sorted(named):
         found += [{"player": foe, "from": where, "to": "reserve", "soldiers": 1},
                   {"player": player, "from": "reserve", "to": where, "soldiers": 1}]
-    if len({s.get("region") for s in swaps}) != len(swaps):
-        raise IllegalAction(RULE, "at most 1 per region")
-    return found
+    return found, {}
 
 
-DAIMYO: dict[str, Callable[[Batch, str, dict[str, Any]], list[Move]]] = {
-    "uesugi_kenshin": _uesugi_kenshin, "mori_motonari": _mori_motonari,
-    "takeda_shingen": _takeda_shingen, "chosokabe_motochika": _chosokabe_motochika,
-    "oda_nobunaga": _oda_nobunaga, "otomo_sorin": _otomo_sorin,
+DAIMYO: dict[str, DaimyoCard] = {
+    "uesugi_kenshin": DaimyoCard(("moves",), _uesugi_kenshin),
+    "mori_motonari": DaimyoCard(("moves",), _mori_motonari),
+    "takeda_shingen": DaimyoCard(("opponent", "moves"), _takeda_shingen),
+    "chosokabe_motochika": DaimyoCard(("moves", "daimyo"), _chosokabe_motochika),
+    "oda_nobunaga": DaimyoCard(("to", "soldiers"), _oda_nobunaga),
+    "otomo_sorin": DaimyoCard(("swaps",), _otomo_sorin),
 }
 
 
-def decide_daimyo_choice(batch: Batch, action: Action) -> None:
-    card = action.args.get("card")
-    if card not in batch.state.daimyo_display:
-        raise IllegalAction("8", f"{card!r} is not among the daimyo cards on offer",
-                            legal=list(batch.state.daimyo_display))
-    batch.emit("DaimyoCardChosen", player=action.role, card=card, rule="8")
-
-
 def decide_daimyo(batch: Batch, action: Action) -> None:
-    """Turn your daimyo card face up and carry it out in full; once per game (8 ③)."""
+    """Turn your daimyo card face up and carry it out in full; once per game (8.3)."""
     player, state = action.role, batch.state
     check_card_allowed(batch, player, state.daimyo_used, "the daimyo card", RULE)
-    card = state.daimyo_cards[player]
-    moves = DAIMYO[card](batch, player, dict(action.args))
+    card = state.daimyo_cards.get(player)
+    if card is None:
+        raise IllegalAction(RULE, "you hold no daimyo card")
+    known_keys(action.args, DAIMYO[card].keys, RULE, card_name(card))
+    home = state.daimyo_at.get(player)
+    if home is None:
+        raise IllegalAction(RULE, f"{card_name(card)} acts from your daimyo's region: deploy "
+                            "your daimyo first")
+    moves, daimyo = DAIMYO[card].play(batch, player, home, action.args)
     batch.emit("DaimyoCardUsed", player=player, card=card, rule=RULE)
-    daimyo = {m["player"]: m["to"] for m in moves if m.pop("daimyo", False)}
-    plain = [m for m in moves if m["soldiers"]]
-    if plain or not daimyo:
-        apply_moves(batch, plain, card, RULE)
-    if daimyo:
-        batch.emit("UnitsMoved", card=card, moves=[], daimyo=daimyo, rule=RULE)
+    apply_moves(batch, moves, card, RULE, daimyo)

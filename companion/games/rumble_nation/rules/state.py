@@ -98,8 +98,8 @@ def _dice(state: RNState, e: Event) -> RNState:
 def _placed(state: RNState, e: Event) -> RNState:
     d = e.data
     new = replace(state, soldiers=_soldiers(state, {(d["region"], d["player"]): d["soldiers"]}),
-                  reserve=frozen({**state.reserve, d["player"]: state.reserve[d["player"]]
-                                  - d["soldiers"] - (1 if d.get("from_reserve_daimyo") else 0)}))
+                  reserve=frozen({**state.reserve,
+                                  d["player"]: state.reserve[d["player"]] - d["soldiers"]}))
     if d.get("daimyo"):
         new = replace(new, daimyo_at=frozen({**state.daimyo_at, d["player"]: d["region"]}),
                       daimyo_in_reserve=state.daimyo_in_reserve - {d["player"]})

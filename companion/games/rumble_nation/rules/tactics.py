@@ -1,14 +1,23 @@
-"""The twelve tactic cards (5.1 ②), each carried out in full or not at all.
+"""The twelve tactic cards (5.1.2), each carried out in full or not at all.
 
     red tactic {"card": "esplorazione", "from": "kyo", "to": "kiyosu"}
+    red tactic {"card": "ninja", "from": "kyo", "to": "shuri"}
     red tactic {"card": "ingresso_a_kyo", "moves": {"kiyosu": 2, "yoshida": 1}}
+    red tactic {"card": "supporto", "to": "kyo"}
+    red tactic {"card": "ribellione", "region": "kyo", "opponent": "blue"}
+    red tactic {"card": "esilio", "from": "kyo", "to": "oko", "opponent": "blue"}
     red tactic {"card": "diversivo", "from": "kyo", "to": "oko", "opponents": ["blue", "blue"]}
     red tactic {"card": "ritirata", "regions": ["kyo", "oko"]}
+
+Each card takes exactly the arguments it needs; anything else is refused, naming the key.
+While deploying, a daimyo counts as a soldier wherever a card asks whether a region holds your
+soldiers, but a card never moves or removes it (8).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction
@@ -17,138 +26,177 @@ from companion.games.rumble_nation.rules.moves import (
     Move,
     apply_moves,
     check_card_allowed,
+    known_keys,
+    opponent,
     region,
     whole,
 )
+from companion.games.rumble_nation.rules.words import card_name, region_name
 
-__all__ = ["TACTICS", "decide_tactic"]
+__all__ = ["TACTICS", "Tactic", "decide_tactic"]
 
 RULE = "5.1.2"
+Args = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """A card: the arguments it takes (besides `card`) and the moves it makes."""
+
+    keys: tuple[str, ...]
+    play: Callable[[Batch, str, Args], list[Move]]
 
 
 def _adjacent(batch: Batch, a: str, b: str, kind: str | None = None) -> None:
     if not batch.kit.linked(a, b, kind):
         link = f" by {kind}" if kind else ""
-        raise IllegalAction(RULE, f"{a} and {b} are not adjacent{link}")
+        raise IllegalAction(RULE, f"{region_name(batch.kit, a)} and {region_name(batch.kit, b)}"
+                            f" are not adjacent{link}")
 
 
-def _opponent(batch: Batch, player: str, value: Any) -> str:
-    if value not in batch.state.players or value == player:
-        raise IllegalAction(RULE, f"{value!r} is not an opponent")
-    return str(value)
+def _holds(batch: Batch, where: str, player: str, what: str) -> None:
+    """The region must hold the player's soldiers (his daimyo counts: 8)."""
+    if not batch.state.units(where, player):
+        raise IllegalAction(RULE, f"{what}: {region_name(batch.kit, where)} holds none of "
+                            f"{player}'s soldiers")
 
 
-def _move(batch: Batch, player: str, args: dict[str, Any], count: int,
-          kind: str | None = None) -> list[Move]:
+def _move(batch: Batch, owner: str, args: Args, count: int, kind: str | None = None
+          ) -> list[Move]:
     frm, to = region(batch, args.get("from"), RULE), region(batch, args.get("to"), RULE)
     _adjacent(batch, frm, to, kind)
-    return [{"player": player, "from": frm, "to": to, "soldiers": count}]
+    return [{"player": owner, "from": frm, "to": to, "soldiers": count}]
 
 
-def _esplorazione(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _esplorazione(batch: Batch, player: str, args: Args) -> list[Move]:
+    """1 soldier to an adjacent region."""
     return _move(batch, player, args, 1)
 
 
-def _oltre_le_montagne(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _oltre_le_montagne(batch: Batch, player: str, args: Args) -> list[Move]:
+    """2 soldiers from one region to one adjacent by land."""
     return _move(batch, player, args, 2, "land")
 
 
-def _marina(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _marina(batch: Batch, player: str, args: Args) -> list[Move]:
+    """2 soldiers from one region to one adjacent by sea."""
     return _move(batch, player, args, 2, "sea")
 
 
-def _squadra_di_riserva(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _squadra_di_riserva(batch: Batch, player: str, args: Args) -> list[Move]:
+    """Half the soldiers (rounded down) of a region holding 2 or more, to an adjacent one.
+    The daimyo counts towards the half while deploying but stays behind (8)."""
     frm = region(batch, args.get("from"), RULE)
-    have = batch.state.count(frm, player)
+    have = batch.state.units(frm, player)
     if have < 2:
-        raise IllegalAction(RULE, "Squadra di Riserva needs 2 or more soldiers in the region")
+        raise IllegalAction(RULE, f"Squadra di Riserva needs 2 or more of your soldiers in "
+                            f"{region_name(batch.kit, frm)}, not {have}")
     return _move(batch, player, args, have // 2)
 
 
-def _ninja(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _ninja(batch: Batch, player: str, args: Args) -> list[Move]:
+    """1 soldier to any other region already holding yours, adjacent or not."""
     frm, to = region(batch, args.get("from"), RULE), region(batch, args.get("to"), RULE)
-    if to == frm or not batch.state.units(to, player):
-        raise IllegalAction(RULE, "Ninja goes to another region that holds your soldiers")
+    if to == frm:
+        raise IllegalAction(RULE, "Ninja moves a soldier to another region")
+    _holds(batch, to, player, "Ninja")
     return [{"player": player, "from": frm, "to": to, "soldiers": 1}]
 
 
-def _ingresso_a_kyo(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _ingresso_a_kyo(batch: Batch, player: str, args: Args) -> list[Move]:
+    """Any number of soldiers from the regions next to Kyo into Kyo (at least one)."""
     kyo = batch.kit.components.kyo
     moves = args.get("moves")
-    if not isinstance(moves, dict) or not moves:
-        raise IllegalAction(RULE, "name the regions next to Kyo and how many soldiers come")
-    found = []
-    for frm, count in moves.items():
+    if not isinstance(moves, Mapping) or not moves:
+        raise IllegalAction(RULE, "Ingresso a Kyo: name the regions next to Kyo and how many "
+                            "soldiers come from each")
+    found: list[Move] = []
+    for frm in sorted(moves):
         _adjacent(batch, region(batch, frm, RULE), kyo)
         found.append({"player": player, "from": frm, "to": kyo,
-                      "soldiers": whole(count, RULE)})
+                      "soldiers": whole(moves[frm], RULE)})
     return found
 
 
-def _supporto(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _supporto(batch: Batch, player: str, args: Args) -> list[Move]:
+    """1 soldier from the reserve to a region holding yours."""
     to = region(batch, args.get("to"), RULE)
-    if not batch.state.units(to, player):
-        raise IllegalAction(RULE, "Supporto reinforces a region that holds your soldiers")
+    _holds(batch, to, player, "Supporto")
     return [{"player": player, "from": "reserve", "to": to, "soldiers": 1}]
 
 
-def _ribellione(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _ribellione(batch: Batch, player: str, args: Args) -> list[Move]:
+    """An opponent's soldier back to his reserve, one of yours from your reserve instead."""
     where = region(batch, args.get("region"), RULE)
-    foe = _opponent(batch, player, args.get("opponent"))
+    foe = opponent(batch, player, args.get("opponent"), RULE)
     return [{"player": foe, "from": where, "to": "reserve", "soldiers": 1},
             {"player": player, "from": "reserve", "to": where, "soldiers": 1}]
 
 
-def _esilio(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    foe = _opponent(batch, player, args.get("opponent"))
-    frm = region(batch, args.get("from"), RULE)
-    if not batch.state.units(frm, player):
-        raise IllegalAction(RULE, "Esilio moves an opponent out of a region you hold")
+def _esilio(batch: Batch, player: str, args: Args) -> list[Move]:
+    """An opponent's soldier out of a region holding yours, to an adjacent one."""
+    foe = opponent(batch, player, args.get("opponent"), RULE)
+    _holds(batch, region(batch, args.get("from"), RULE), player, "Esilio")
     return _move(batch, foe, args, 1)
 
 
-def _prigionia(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
-    foe = _opponent(batch, player, args.get("opponent"))
-    to = region(batch, args.get("to"), RULE)
-    if not batch.state.units(to, player):
-        raise IllegalAction(RULE, "Prigionia brings an opponent into a region you hold")
+def _prigionia(batch: Batch, player: str, args: Args) -> list[Move]:
+    """An opponent's soldier into an adjacent region holding yours."""
+    foe = opponent(batch, player, args.get("opponent"), RULE)
+    _holds(batch, region(batch, args.get("to"), RULE), player, "Prigionia")
     return _move(batch, foe, args, 1)
 
 
-def _diversivo(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _diversivo(batch: Batch, player: str, args: Args) -> list[Move]:
+    """1 of your soldiers and 2 of your opponents' from one region to one adjacent; the two
+    may belong to different opponents (named in any order)."""
     foes = args.get("opponents")
     if not isinstance(foes, tuple) or len(foes) != 2:
-        raise IllegalAction(RULE, "Diversivo takes 2 opponent soldiers: name their owners")
+        raise IllegalAction(RULE, "Diversivo moves 2 opponent soldiers: name their owners")
+    named = [opponent(batch, player, f, RULE) for f in foes]
     moves = _move(batch, player, args, 1)
-    for foe in foes:
-        moves += _move(batch, _opponent(batch, player, foe), args, 1)
+    for foe in batch.state.players:
+        if foe in named:
+            moves += _move(batch, foe, args, named.count(foe))
     return moves
 
 
-def _ritirata(batch: Batch, player: str, args: dict[str, Any]) -> list[Move]:
+def _ritirata(batch: Batch, player: str, args: Args) -> list[Move]:
+    """2 of your soldiers back to your reserve, from one region or two."""
     regions = args.get("regions")
     if not isinstance(regions, tuple) or len(regions) != 2:
         raise IllegalAction(RULE, "Ritirata returns 2 of your soldiers: name their regions")
-    return [{"player": player, "from": region(batch, r, RULE), "to": "reserve", "soldiers": 1}
-            for r in regions]
+    named = sorted(region(batch, r, RULE) for r in regions)
+    return [{"player": player, "from": r, "to": "reserve", "soldiers": named.count(r)}
+            for r in sorted(set(named))]
 
 
-TACTICS: dict[str, Callable[[Batch, str, dict[str, Any]], list[Move]]] = {
-    "esplorazione": _esplorazione, "oltre_le_montagne": _oltre_le_montagne,
-    "marina": _marina, "squadra_di_riserva": _squadra_di_riserva, "ninja": _ninja,
-    "ingresso_a_kyo": _ingresso_a_kyo, "supporto": _supporto, "ribellione": _ribellione,
-    "esilio": _esilio, "prigionia": _prigionia, "diversivo": _diversivo, "ritirata": _ritirata,
+TACTICS: dict[str, Tactic] = {
+    "esplorazione": Tactic(("from", "to"), _esplorazione),
+    "oltre_le_montagne": Tactic(("from", "to"), _oltre_le_montagne),
+    "marina": Tactic(("from", "to"), _marina),
+    "squadra_di_riserva": Tactic(("from", "to"), _squadra_di_riserva),
+    "ninja": Tactic(("from", "to"), _ninja),
+    "ingresso_a_kyo": Tactic(("moves",), _ingresso_a_kyo),
+    "supporto": Tactic(("to",), _supporto),
+    "ribellione": Tactic(("region", "opponent"), _ribellione),
+    "esilio": Tactic(("from", "to", "opponent"), _esilio),
+    "prigionia": Tactic(("from", "to", "opponent"), _prigionia),
+    "diversivo": Tactic(("from", "to", "opponents"), _diversivo),
+    "ritirata": Tactic(("regions",), _ritirata),
 }
 
 
 def decide_tactic(batch: Batch, action: Action) -> None:
-    """Take a card from the display and carry it out in full; once per game (5.1 ②)."""
+    """Take a card from the display and carry it out in full; once per game (5.1.2)."""
     player, state = action.role, batch.state
-    card = action.args.get("card")
     check_card_allowed(batch, player, state.tactic_used, "a tactic card", RULE)
-    if card not in state.tactics:
-        raise IllegalAction(RULE, f"{card!r} is not on the display",
-                            legal=list(state.tactics))
-    moves = TACTICS[str(card)](batch, player, dict(action.args))
+    card = action.args.get("card")
+    if not isinstance(card, str) or card not in state.tactics:
+        shown = ", ".join(card_name(c) for c in state.tactics)
+        raise IllegalAction(RULE, f"{card_name(card)} is not on the display ({shown})")
+    tactic = TACTICS[card]
+    known_keys(action.args, ("card", *tactic.keys), RULE, card_name(card))
+    moves = tactic.play(batch, player, action.args)
     batch.emit("TacticCardUsed", player=player, card=card, rule=RULE)
-    apply_moves(batch, moves, str(card), RULE)
+    apply_moves(batch, moves, card, RULE)

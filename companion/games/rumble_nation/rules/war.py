@@ -15,9 +15,16 @@ def _strength(batch: Batch, region: str, player: str) -> int:
         + daimyo
 
 
-def _pool(batch: Batch) -> int:
-    on_map = sum(n for players in batch.state.reinforcements.values() for n in players.values())
-    return batch.kit.components.reinforcements - on_map
+def _pool(batch: Batch, resolving: str) -> int:
+    """Reinforcements free to send: those not standing in a region still to be fought. The
+    region being resolved has lost its large castle to the winner (5.2.2) before he sends
+    reinforcements (5.2.3), so those standing there are free again, as are those of regions
+    resolved earlier (5.2.3: "usare quelli contenuti nelle regioni ... prive di segnalini
+    castello grande")."""
+    held = sum(n for where, players in batch.state.reinforcements.items()
+               if where != resolving and where in batch.state.castles
+               for n in players.values())
+    return batch.kit.components.reinforcements - held
 
 
 def war(batch: Batch) -> None:
@@ -56,9 +63,9 @@ def _reinforce(batch: Batch, where: str, winner: str) -> None:
     each = 1 if len(batch.state.players) == 2 else 2
     targets = [r for r in batch.kit.neighbours[where]
                if r in batch.state.castles and batch.state.units(r, winner)]
-    placed = []
+    placed: list[str] = []
     for target in sorted(targets, key=lambda r: batch.state.castles[r]):
-        if _pool(batch) < each:
+        if _pool(batch, where) - each * len(placed) < each:
             break
         placed.append(target)
     if placed:
