@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SAMPLE := companion/games/sekigahara/samples/sekigahara-demo.jsonl
 
-.PHONY: demo test lint setup clean
+.PHONY: demo test test-fast lint setup clean
 
 # The simulated table: a whole game through camera frames, the card reader and buttons, the
 # referee and the record, with the live tablet at http://127.0.0.1:8000/ (CI: headless).
@@ -16,11 +16,19 @@ demo: setup
 	$(BIN)/companion replay --check $(SAMPLE)
 	$(BIN)/companion demo $(DEMO_ARGS)
 
+# Everything: lint, types and the whole suite (CI runs this).
 test: setup
 	scripts/install-system-packages system-packages.txt system-packages-test.txt
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# Daily work: the same without the tests marked slow (whole demo games, crash trials, sweeps).
+test-fast: setup
+	scripts/install-system-packages system-packages.txt system-packages-test.txt
+	$(BIN)/ruff check companion tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check companion tests

@@ -1,36 +1,50 @@
 """Benchmarks: scripts that print figures (never timed tests).
 
-`companion bench engine` measures the Sekigahara engine over random full-knowledge games,
-combat included: the time to validate and apply one action (median and 95th percentile), the
-same for combat actions alone, and the time to replay a whole game from its record.
+`companion bench engine --game NAME` measures any game's rules over seeded random games played
+with full knowledge, the way the fuzzer plays them: the time to validate and apply one action
+(median and 95th percentile, over all actions and per verb), and the time to replay a whole
+game from its record. Per-verb figures replace a game's own notion of "combat actions": the
+slow verbs show up by name whatever the game calls them. A game may add figures of its own
+(its `engine_bench` capability). Nothing here names a game except as a default.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
+from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.engine import CHANCE, Action, Game, chance_rng, pick_action, rules_class
-from companion.kits import load_kit
+from companion.engine import CHANCE, Action, Game, chance_rng, pick_action
+from companion.games import GameSpec, MissingCapability
+from companion.games import game as game_spec
+from companion.kits import Kit, load_kit
 from companion.record import record_of, replay
 
-__all__ = ["bench_engine"]
+__all__ = ["bench_engine", "bench_inputs", "bench_record", "bench_referee", "bench_web",
+           "describe_engine", "describe_referee"]
 
-COMBAT_VERBS = {"declare", "castle", "deploy", "done", "challenge", "prove", "defect",
-                "casualties", "retreat"}
+DEFAULT_GAME = "sekigahara"
+MAX_ACTIONS = 10_000
+"""A random game still going after this many actions is cut there (a runaway: `companion sim`
+reports those)."""
 
 
-def _play(seed: int, timings: list[tuple[str, float]]) -> Game[Any]:
-    game: Game[Any] = Game(rules_class("sekigahara")(load_kit("sekigahara")), seed=seed)
-    while game.outcome is None and len(game.history) < 10_000:
+def _play(spec: GameSpec, kit: Kit, seed: int,
+          timings: list[tuple[str, float]]) -> Game[Any]:
+    """One seeded random game of `spec`, each action's validate+apply timed by verb."""
+    game: Game[Any] = Game(spec.rules(kit), seed=seed)
+    while game.outcome is None and len(game.history) < MAX_ACTIONS:
         step = len(game.history)
         roles = game.to_move()
         rng = chance_rng(seed, step if CHANCE in roles else -1 - step)
         picked = (game.rules.sample_chance(game.state, rng) if CHANCE in roles
                   else pick_action(game, roles, rng))
-        assert picked is not None, f"dead end at step {step}"
+        if picked is None:
+            raise RuntimeError(f"{spec.title}, seed {seed}: a dead end after {step} actions "
+                               f"(waiting for {', '.join(roles)}, nothing legal)")
         action: Action = picked
         start = time.perf_counter()
         game.apply(action)
@@ -39,41 +53,72 @@ def _play(seed: int, timings: list[tuple[str, float]]) -> Game[Any]:
 
 
 def _percentiles(values: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile in milliseconds (nearest rank: never below the median)."""
     ms = sorted(v * 1000 for v in values)
-    return round(statistics.median(ms), 4), round(ms[int(0.95 * (len(ms) - 1))], 4)
+    return round(statistics.median(ms), 4), round(ms[math.ceil(0.95 * len(ms)) - 1], 4)
 
 
-def bench_engine(actions: int = 5000, seed: int = 0) -> dict[str, Any]:
-    """Play random games until `actions` actions were applied; time each, then the replays."""
+def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0) -> dict[str, Any]:
+    """Play random games of `game` until `actions` actions were applied; time each, per verb,
+    then replay every game from its record. Raises UnknownGameName for a name no game has."""
+    if actions < 1:
+        raise ValueError(f"actions must be at least 1, got {actions}")
+    spec = game_spec(game)
+    kit = load_kit(spec.kit)
     timings: list[tuple[str, float]] = []
     games: list[Game[Any]] = []
     while len(timings) < actions:
-        games.append(_play(seed + len(games), timings))
+        games.append(_play(spec, kit, seed + len(games), timings))
     replays = []
-    for game in games:
-        record = record_of(game, game.rules.kit, started_at=datetime.now(UTC),
-                           source="simulator")
+    for played in games:
+        record = record_of(played, kit, started_at=datetime.now(UTC), source="simulator")
         start = time.perf_counter()
         result = replay(record)
         replays.append(time.perf_counter() - start)
-        assert result.ok, result.problem
+        if not result.ok:
+            raise RuntimeError(f"{spec.title}: a random game's record does not replay: "
+                               f"{result.problem}")
+    by_verb: dict[str, list[float]] = defaultdict(list)
+    for verb, spent in timings:
+        by_verb[verb].append(spent)
     p50, p95 = _percentiles([t for _, t in timings])
-    c50, c95 = _percentiles([t for verb, t in timings if verb in COMBAT_VERBS])
+    verbs = {verb: dict(zip(("ms_p50", "ms_p95"), _percentiles(spent), strict=True),
+                        actions=len(spent))
+             for verb, spent in sorted(by_verb.items())}
     return {
+        "game": spec.name, "seed": seed,
         "actions": len(timings), "games": len(games),
         "action_ms_p50": p50, "action_ms_p95": p95,
-        "combat_actions": sum(1 for verb, _ in timings if verb in COMBAT_VERBS),
-        "combat_action_ms_p50": c50, "combat_action_ms_p95": c95,
+        "verbs": verbs,
         "replay_game_s": round(statistics.median(replays), 4),
         "replay_game_s_max": round(max(replays), 4),
         "avg_actions_per_game": round(statistics.mean(len(g.history) for g in games), 1),
+        "unfinished_games": sum(1 for g in games if g.outcome is None),
     }
 
 
-def _long_skirmish(actions: int) -> Game[Any]:
-    """A Skirmish game of exactly `actions` actions: sides march back and forth and pass."""
-    game: Game[Any] = Game(rules_class("skirmish")(load_kit("skirmish"),
-                                                   {"turns": actions + 10}))
+def describe_engine(f: dict[str, Any], slowest: int = 5) -> list[str]:
+    """The engine figures in sentences: all actions, the slowest verbs, whole replays."""
+    verbs = sorted(f["verbs"].items(), key=lambda kv: -kv[1]["ms_p95"])[:slowest]
+    return [
+        f"{f['game']}: validate+apply median {f['action_ms_p50']} ms, 95th percentile "
+        f"{f['action_ms_p95']} ms over {f['actions']} actions ({f['games']} games)",
+        "slowest verbs (95th percentile): " + ", ".join(
+            f"{verb} {v['ms_p95']} ms ({v['actions']})" for verb, v in verbs),
+        f"replay of a whole game ({f['avg_actions_per_game']} actions on average): "
+        f"median {f['replay_game_s']} s, slowest {f['replay_game_s_max']} s"
+        + (f"; {f['unfinished_games']} games cut at {MAX_ACTIONS} actions"
+           if f["unfinished_games"] else "")]
+
+
+LONG_GAME = "skirmish"
+"""The engine core's reference game: its `turns` option makes a game as long as wanted."""
+
+
+def _long_game(actions: int) -> Game[Any]:
+    """A reference game of exactly `actions` actions: sides march back and forth and pass."""
+    spec = game_spec(LONG_GAME)
+    game: Game[Any] = Game(spec.rules(load_kit(spec.kit), {"turns": actions + 10}))
     rng = chance_rng(0, 0)
     while len(game.history) < actions:
         role = game.to_move()[0]
@@ -83,15 +128,18 @@ def _long_skirmish(actions: int) -> Game[Any]:
     return game
 
 
-def bench_record(appends: int = 500, long_game: int = 2000) -> dict[str, Any]:
-    """Durable appends per second, and load-and-replay of a `long_game`-action game."""
+def bench_record(appends: int = 500, long_game: int = 2000,
+                 game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Durable appends per second (entries of a random `game`), load-and-replay of a
+    `long_game`-action game, and store-and-replay of that random game."""
     import tempfile
     from pathlib import Path
 
     from companion.record.format import Entry
     from companion.record.store import Store
 
-    sample = _play(1, [])
+    spec = game_spec(game)
+    sample = _play(spec, load_kit(spec.kit), 1, [])
     entries = record_of(sample, sample.rules.kit, started_at=datetime.now(UTC),
                         source="simulator")
     with tempfile.TemporaryDirectory() as scratch:
@@ -103,7 +151,7 @@ def bench_record(appends: int = 500, long_game: int = 2000) -> dict[str, Any]:
             store.append(game_id, Entry(seq, entry.time, entry.source, entry.action,
                                         entry.events))
         append_s = time.perf_counter() - start
-        long = _long_skirmish(long_game)
+        long = _long_game(long_game)
         record = record_of(long, long.rules.kit, started_at=datetime.now(UTC), source="tablet")
         long_id = store.create(record.header)
         for entry in record.entries:
@@ -113,17 +161,17 @@ def bench_record(appends: int = 500, long_game: int = 2000) -> dict[str, Any]:
         replay_s = time.perf_counter() - start
         assert result.ok and result.applied == long_game, result.problem
         start = time.perf_counter()
-        sekigahara = store.create(entries.header)
+        stored = store.create(entries.header)
         for entry in entries.entries:
-            store.append(sekigahara, entry)
-        assert replay(store.load(sekigahara)).ok
+            store.append(stored, entry)
+        assert replay(store.load(stored)).ok
         store.close()
     return {
         "appends": appends, "appends_per_s": round(appends / append_s, 1),
-        "replay_2000_s": round(replay_s, 4), "replay_game": "skirmish",
-        "replay_actions": long_game,
-        "sekigahara_store_and_replay_s": round(time.perf_counter() - start, 4),
-        "sekigahara_actions": len(entries.entries),
+        "replay_2000_s": round(replay_s, 4), "replay_game": LONG_GAME,
+        "replay_actions": long_game, "game": spec.name,
+        "store_and_replay_s": round(time.perf_counter() - start, 4),
+        "store_and_replay_actions": len(entries.entries),
     }
 
 
@@ -132,9 +180,10 @@ def _cycle(entries: Any) -> Any:
         yield from entries
 
 
-def bench_web(clients: int = 5, actions: int = 60) -> dict[str, Any]:
-    """Serve a game with `companion serve`, connect `clients` live streams on loopback, apply
-    `actions` actions through the API and time each until every client has the new view."""
+def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
+    apply `actions` actions through the API and time each until every client has the new
+    view."""
     import http.client
     import json
     import os
@@ -145,13 +194,14 @@ def bench_web(clients: int = 5, actions: int = 60) -> dict[str, Any]:
     import threading
     from pathlib import Path
 
+    spec = game_spec(game)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with tempfile.TemporaryDirectory() as scratch:
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--db", str(Path(scratch) / "bench.sqlite"), "--new", "sekigahara",
+             str(port), "--db", str(Path(scratch) / "bench.sqlite"), "--new", spec.name,
              "--referee-token", "bench"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             env=os.environ.copy())
         try:
@@ -162,16 +212,18 @@ def bench_web(clients: int = 5, actions: int = 60) -> dict[str, Any]:
                                  daemon=True).start()
             while any(0 not in seen for seen in arrivals):
                 time.sleep(0.01)
-            game: Game[Any] = Game(rules_class("sekigahara")(load_kit("sekigahara")), seed=0)
+            played: Game[Any] = Game(spec.rules(load_kit(spec.kit)), seed=0)
             sent: dict[int, float] = {}
             for version in range(1, actions + 1):
-                action = _next_action(game, version)
+                if played.outcome is not None:
+                    break  # a short game: every action it has was timed
+                action = _next_action(played, version)
                 sent[version] = time.perf_counter()
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 connection.request("POST", "/api/action", json.dumps(action.to_json()), {
                     "Content-Type": "application/json", "Authorization": "Bearer bench"})
                 assert connection.getresponse().status == 200
-                game.apply(action)
+                played.apply(action)
                 deadline = time.perf_counter() + 5
                 while any(version not in seen for seen in arrivals):
                     assert time.perf_counter() < deadline, "a client missed an update"
@@ -180,9 +232,9 @@ def bench_web(clients: int = 5, actions: int = 60) -> dict[str, Any]:
             server.terminate()
             server.wait(timeout=10)
     latencies = sorted((seen[v] - sent[v]) * 1000 for seen in arrivals for v in sent)
-    return {"clients": clients, "actions": actions,
+    return {"game": spec.name, "clients": clients, "actions": len(sent),
             "update_ms_p50": round(statistics.median(latencies), 2),
-            "update_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2)}
+            "update_ms_p95": round(latencies[math.ceil(0.95 * len(latencies)) - 1], 2)}
 
 
 def _wait_for(port: int) -> None:
@@ -268,10 +320,33 @@ def _median_ms(work: Any, times: int) -> float:
     return round(statistics.median(spent), 2)
 
 
-def bench_referee(game: str = "sekigahara", games: int = 20, seed: int = 0) -> dict[str, Any]:
+def bench_referee(game: str = DEFAULT_GAME, games: int = 20, seed: int = 0) -> dict[str, Any]:
     """Random games acted out at the table by the game's simulated player and read back by
-    its table referee (the game's `simulator` capability)."""
-    from companion.games import game as game_spec
+    its table referee (the `simulator` capability's `bench_referee(games, seed)`).
+    MissingCapability when the game has no simulated player, or one that cannot do this."""
+    spec = game_spec(game)
+    simulator = spec.need("simulator")
+    run = getattr(simulator, "bench_referee", None)
+    if run is None:
+        raise MissingCapability(f"{spec.title}'s simulated player has no referee benchmark yet")
+    figures: dict[str, Any] = run(games, seed)
+    return {"game": spec.name, **figures}
 
-    figures: dict[str, Any] = game_spec(game).need("simulator").bench_referee(games, seed)
-    return figures
+
+def describe_referee(f: dict[str, Any]) -> list[str]:
+    """The referee figures in sentences; figures a game adds are listed by name."""
+    said = {"game", "actions", "games", "recovered", "asked", "missed", "hidden",
+            "asked_by_verb", "missed_by_verb", "ms_per_action", "first_misses"}
+    lines = []
+    if said - {"hidden", "first_misses", "asked_by_verb", "missed_by_verb"} <= set(f):
+        lines += [f"{f['game']}: {f['actions']} table actions in {f['games']} games: "
+                  f"{f['recovered']} recovered, {f['asked']} asked on the tablet, "
+                  f"{f['missed']} missed" + (f"; {f['hidden']} hidden deals"
+                                              if "hidden" in f else ""),
+                  f"reading time: {f['ms_per_action']} ms per action"]
+        lines += [f"{key.replace('_by_verb', '')}: {f[key]}"
+                  for key in ("asked_by_verb", "missed_by_verb") if key in f]
+        lines += [str(miss) for miss in f.get("first_misses", [])]
+    else:
+        said = {"game"}
+    return lines + [f"{key}: {value}" for key, value in f.items() if key not in said]

@@ -2,6 +2,11 @@
 
 Each subcommand is a thin shell over a library call: it parses arguments, calls the library,
 prints the result and picks the exit code (0 fine, 1 the input has a problem, 2 usage).
+
+No command names a game except as a default (`DEFAULT_GAME`): a game or kit argument is a
+name or an alias (`rumble-nation`, `rumble`), looked up through `companion.games`, and what a
+game can do is asked of its spec. A game without a capability a command needs makes the
+command exit 1 with the spec's sentence ("Skirmish has no table referee yet").
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -22,10 +27,10 @@ from companion.engine import (
     EngineError,
     Game,
     UnknownRole,
-    game_names,
     random_playout,
 )
-from companion.engine import rules_class as find_rules
+from companion.games import CAPABILITIES, GameSpec, MissingCapability, UnknownGameName, all_games
+from companion.games import game as game_spec
 from companion.kits import KitError, load_kit, shipped_kits
 from companion.record import (
     RecordError,
@@ -37,7 +42,41 @@ from companion.record import (
 )
 from companion.record.store import Store, StoreError
 
-__all__ = ["main"]
+__all__ = ["DEFAULT_GAME", "main"]
+
+DEFAULT_GAME = "sekigahara"
+"""The game a command uses when none is named: the first game the companion referees."""
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    """Say what is wrong on stderr and exit (1: the input has a problem)."""
+    click.echo(f"error: {message}", err=True)
+    raise SystemExit(code)
+
+
+def _game(name: str) -> GameSpec:
+    """The game a name or alias names, or exit 1 listing the games there are."""
+    try:
+        return game_spec(name)
+    except UnknownGameName as exc:
+        _fail(str(exc))
+
+
+def _need(spec: GameSpec, capability: str) -> Any:
+    """A game's capability, or exit 1 with the spec's sentence (MissingCapability)."""
+    try:
+        return spec.need(capability)
+    except MissingCapability as exc:
+        _fail(str(exc))
+
+
+def _kit_name(text: str) -> str:
+    """A kit argument: a game's name or alias stands for the kit its package ships; anything
+    else (a kit's own name, a folder holding an edited copy) is passed on as typed."""
+    try:
+        return game_spec(text).kit
+    except UnknownGameName:
+        return text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,7 +99,7 @@ def kit_check(name_or_path: str) -> None:
     and exits 1 when there is any problem.
     """
     try:
-        loaded = load_kit(name_or_path)
+        loaded = load_kit(_kit_name(name_or_path))
     except KitError as exc:
         click.echo(str(exc), err=True)
         raise SystemExit(1) from None
@@ -78,11 +117,14 @@ def kit_list() -> None:
 
 @main.command("rules")
 def rules_command() -> None:
-    """List the games whose rules the engine knows."""
-    for name in game_names():
-        game_type = find_rules(name).game_type
-        click.echo(f"{name:<12} {game_type.title} ({game_type.min_players}-"
-                   f"{game_type.max_players} players; rules: {game_type.rulebook})")
+    """List the games the companion hosts: names and aliases, rules, and what each can do."""
+    for name, spec in all_games().items():
+        game_type = spec.rules.game_type
+        also = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
+        click.echo(f"{name:<14} {game_type.title} ({game_type.min_players}-"
+                   f"{game_type.max_players} players; rules: {game_type.rulebook}){also}")
+        offers = [words for capability, words in CAPABILITIES.items() if spec.has(capability)]
+        click.echo(f"{'':<14} offers: {', '.join(offers) or 'rules and kit only'}")
 
 
 @main.command("replay")
@@ -107,7 +149,8 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
         return
     try:
         record = read_record(record_file)
-        result = replay(record, kit=kit_path, upto_line=at_line)
+        result = replay(record, kit=_kit_name(kit_path) if kit_path else None,
+                        upto_line=at_line)
         view = result.game.view(role)
     except (RecordError, UnknownRole) as exc:
         click.echo(f"error: {exc}", err=True)
@@ -140,11 +183,11 @@ def _describe_view(view: dict[str, Any]) -> str:
 
 
 @main.command("simulate")
-@click.argument("game_name")
+@click.argument("game_name", metavar="GAME")
 @click.option("--seed", default=0, show_default=True, help="Seed for chance and the players.")
 @click.option("--kit", "kit_name", help="Kit name or folder (default: the game's own kit).")
-@click.option("--option", "options", multiple=True, metavar="KEY=JSON",
-              help="A game option, e.g. --option turns=30.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option, e.g. --option turns=30 (a JSON value or a word).")
 @click.option("--player", "players", multiple=True, metavar="ROLE=NAME",
               help="A player's name for the record header.")
 @click.option("--max-actions", default=10_000, show_default=True)
@@ -154,11 +197,14 @@ def _describe_view(view: dict[str, Any]) -> str:
 def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str, ...],
              players: tuple[str, ...], max_actions: int, out: Path | None,
              start: str | None) -> None:
-    """Play a game at random (seeded) and write its record: the rules fuzzer, and test data."""
+    """Play a game (name or alias) at random, seeded, and write its record: the rules fuzzer,
+    and test data."""
+    spec = _game(game_name)
     try:
-        cls = find_rules(game_name)
-        loaded = load_kit(kit_name or cls.game_type.kit)
-        game = Game(cls(loaded, _pairs(options, json.loads)), seed=seed)
+        loaded = load_kit(_kit_name(kit_name) if kit_name else spec.kit)
+        if loaded.game != spec.name:
+            raise ValueError(f"the kit {loaded.id} is for {loaded.game}, not {spec.name}")
+        game = Game(spec.rules(loaded, _pairs(options, _option_value)), seed=seed)
     except (KitError, EngineError, ValueError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
@@ -184,44 +230,61 @@ def _pairs(items: tuple[str, ...], parse: Callable[[str], Any]) -> dict[str, Any
     return result
 
 
+def _option_value(text: str) -> Any:
+    """A game option's value: JSON (`30`, `"table"`, `true`), or else the text itself, so
+    that `--option knowledge=table` means what it says."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 @main.group()
 def bench() -> None:
     """Benchmarks that print figures."""
 
 
+GAME_OPTION = click.option("--game", default=DEFAULT_GAME, show_default=True,
+                           help="The game (a name or an alias, e.g. rumble-nation).")
+
+
 @bench.command("engine")
-@click.option("--actions", default=5000, show_default=True, help="Actions to time in all.")
+@GAME_OPTION
+@click.option("--actions", default=5000, show_default=True, type=click.IntRange(min=1),
+              help="Actions to time in all.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_engine_command(actions: int, seed: int, as_json: bool) -> None:
-    """Time the Sekigahara engine: per-action validate+apply, and a whole-game replay."""
-    from companion.bench import bench_engine
+def bench_engine_command(game: str, actions: int, seed: int, as_json: bool) -> None:
+    """Time a game's rules: validate+apply per action and per verb, and whole-game replays
+    (plus the game's own figures, when it has an engine benchmark)."""
+    from companion.bench import bench_engine, describe_engine
 
-    f = bench_engine(actions=actions, seed=seed)
-    _report(f, as_json, [
-        f"validate+apply: median {f['action_ms_p50']} ms, 95th percentile "
-        f"{f['action_ms_p95']} ms over {f['actions']} actions ({f['games']} games)",
-        f"combat actions: median {f['combat_action_ms_p50']} ms, 95th percentile "
-        f"{f['combat_action_ms_p95']} ms over {f['combat_actions']}",
-        f"replay of a whole game ({f['avg_actions_per_game']} actions on average): "
-        f"median {f['replay_game_s']} s, slowest {f['replay_game_s_max']} s"])
+    spec = _game(game)
+    figures = bench_engine(spec.name, actions=actions, seed=seed)
+    lines = describe_engine(figures)
+    if spec.has("engine_bench"):
+        extra = _benchmark(spec, "engine_bench")
+        own = extra.run(**extra.settings)
+        figures, lines = {**figures, **own}, [*lines, *extra.lines(own)]
+    _report(figures, as_json, lines)
 
 
 @bench.command("referee")
+@GAME_OPTION
 @click.option("--games", default=20, show_default=True, help="Random games to act out.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_referee_command(games: int, seed: int, as_json: bool) -> None:
-    """Act random games out at the table (no pixels) and count what the referee reads back."""
-    from companion.bench import bench_referee
+def bench_referee_command(game: str, games: int, seed: int, as_json: bool) -> None:
+    """Act random games out at the table with the game's simulated player (no pixels) and
+    count what its table referee reads back."""
+    from companion.bench import bench_referee, describe_referee
 
-    f = bench_referee(games=games, seed=seed)
-    _report(f, as_json, [
-        f"{f['actions']} table actions in {f['games']} games: {f['recovered']} recovered, "
-        f"{f['asked']} asked on the tablet, {f['missed']} missed; {f['hidden']} hidden deals",
-        f"asked: {f['asked_by_verb']}", f"missed: {f['missed_by_verb']}",
-        f"reading time: {f['ms_per_action']} ms per action",
-        *f["first_misses"]])
+    spec = _game(game)
+    try:
+        figures = bench_referee(spec.name, games=games, seed=seed)
+    except MissingCapability as exc:
+        _fail(str(exc))
+    _report(figures, as_json, describe_referee(figures))
 
 
 def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
@@ -229,19 +292,28 @@ def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
     click.echo(json.dumps(figures) if as_json else "\n".join(lines))
 
 
+def _benchmark(spec: GameSpec, capability: str) -> Any:
+    """A game's Benchmark (`vision_bench`, `engine_bench`), or exit 1 saying why not."""
+    try:
+        return spec.benchmark(capability)
+    except (MissingCapability, TypeError) as exc:
+        _fail(str(exc))
+
+
 @main.command("sim")
-@click.argument("game_name")
+@click.argument("game_name", metavar="GAME")
 @click.option("--games", default=10, show_default=True, help="How many games to play.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Keep each game's record in this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json: bool) -> None:
-    """Play whole random games and verify each record; exit 1 on any failure."""
+    """Play whole random games of GAME and verify each record; exit 1 on any failure."""
     from companion.sim import simulate
 
+    spec = _game(game_name)
     try:
-        report = simulate(game_name, games, seed, out)
+        report = simulate(spec.name, games, seed, out)
     except EngineError as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
@@ -249,12 +321,10 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json
     if as_json:
         click.echo(json.dumps(figures))
     else:
-        click.echo(f"{figures['games']} games, {figures['games_per_s']} games/s, "
+        click.echo(f"{spec.title}: {figures['games']} games, {figures['games_per_s']} games/s, "
                    f"{figures['avg_actions']} actions per game on average")
-        for kind, n in figures["instant_wins"].items():
-            click.echo(f"  instant win  {n:>5}  {kind}")
-        for side, n in figures["vp_wins"].items():
-            click.echo(f"  points win   {n:>5}  {side}")
+        for ending, n in figures["endings"].items():
+            click.echo(f"  {n:>5}  {ending}")
         click.echo("all records verified" if figures["all_records_verified"]
                    else "FAILURES:\n" + "\n".join(f"  {f}" for f in figures["failures"]))
     if not figures["all_records_verified"]:
@@ -262,34 +332,37 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json
 
 
 @bench.command("record")
+@GAME_OPTION
 @click.option("--appends", default=500, show_default=True, help="Durable appends to time.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_record_command(appends: int, as_json: bool) -> None:
-    """Time the event store: durable appends per second, load and replay of a long game."""
+def bench_record_command(game: str, appends: int, as_json: bool) -> None:
+    """Time the event store: durable appends per second, load and replay of a long game,
+    store and replay of a random game of GAME."""
     from companion.bench import bench_record
 
-    f = bench_record(appends=appends)
+    f = bench_record(appends=appends, game=_game(game).name)
     _report(f, as_json, [
         f"durable appends: {f['appends_per_s']} per second ({f['appends']} appends, "
         "synchronous=FULL)",
         f"load and replay of a {f['replay_actions']}-action {f['replay_game']} game: "
         f"{f['replay_2000_s']} s",
-        f"store, load and replay of a {f['sekigahara_actions']}-action Sekigahara game: "
-        f"{f['sekigahara_store_and_replay_s']} s"])
+        f"store, load and replay of a {f['store_and_replay_actions']}-action {f['game']} "
+        f"game: {f['store_and_replay_s']} s"])
 
 
 @bench.command("web")
+@GAME_OPTION
 @click.option("--clients", default=5, show_default=True, help="Live screens connected.")
 @click.option("--actions", default=60, show_default=True, help="Actions applied.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_web_command(clients: int, actions: int, as_json: bool) -> None:
+def bench_web_command(game: str, clients: int, actions: int, as_json: bool) -> None:
     """Time live updates: from an action to every connected screen having the new view."""
     from companion.bench import bench_web
 
-    f = bench_web(clients=clients, actions=actions)
+    f = bench_web(clients=clients, actions=actions, game=_game(game).name)
     _report(f, as_json, [
-        f"{f['clients']} clients, {f['actions']} actions: update to every client median "
-        f"{f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms"])
+        f"{f['game']}: {f['clients']} clients, {f['actions']} actions: update to every client "
+        f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms"])
 
 
 @bench.command("inputs")
@@ -305,51 +378,78 @@ def bench_inputs_command(as_json: bool) -> None:
         f"{f['zbar_full_ms']} ms over the whole frame"])
 
 
-@bench.command("vision")
-@click.option("--game", type=click.Choice(["sekigahara", "rumble-nation"]),
-              default="sekigahara", show_default=True, help="Whose table to read.")
-@click.option("--frames", type=int, help="12 MP frames in the corpus [default: 40; 500 for "
-              "rumble-nation].")
-@click.option("--sequences", default=4, show_default=True, help="Hand-occlusion sequences.")
-@click.option("--seed", default=0, show_default=True)
+@bench.command("vision", context_settings={"ignore_unknown_options": True,
+                                           "allow_extra_args": True})
+@GAME_OPTION
+@click.option("--list-settings", is_flag=True,
+              help="List the game's benchmark settings with their defaults, and stop.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_vision_command(game: str, frames: int | None, sequences: int, seed: int,
+@click.pass_context
+def bench_vision_command(ctx: click.Context, game: str, list_settings: bool,
                          as_json: bool) -> None:
-    """Time and score the vision pipeline on a seeded synthetic corpus."""
-    if game == "rumble-nation":
-        _bench_rumble_vision(500 if frames is None else frames, seed, as_json)
+    """Time and score a game's table reading on a seeded synthetic corpus.
+
+    The settings are the game's (its vision benchmark's), given as --NAME VALUE: e.g.
+    `--game sekigahara --frames 10 --seed 3`, `--game rumble-nation --frames 50`;
+    --list-settings shows them with their defaults.
+    """
+    spec = _game(game)
+    bench = _benchmark(spec, "vision_bench")
+    if list_settings:
+        for name, default in bench.settings.items():
+            click.echo(f"--{name.replace('_', '-')} {_setting_text(default)}")
         return
-    frames = 40 if frames is None else frames
-    from companion.games.sekigahara.vision_bench import bench_vision
-
-    f = bench_vision(frames=frames, sequences=sequences, seed=seed)
-    _report(f, as_json, [
-        f"12 MP: pipeline median {f['pipeline_ms_p50_12mp']} ms "
-        f"(95th {f['pipeline_ms_p95_12mp']}), "
-        f"plain full-resolution ArUco {f['plain_aruco_ms_p50_12mp']} ms: "
-        f"{f['speedup_12mp']}x; recall {f['zone_recall']} vs {f['plain_zone_recall']}",
-        f"1920x1080: {f['fps_1080p']} frames/s through the pipeline, zone recall "
-        f"{f['zone_recall_1080p']}",
-        f"accuracy over {f['visible_tags']} visible tags: zone recall {f['zone_recall']}, "
-        f"wrong zones {f['wrong_zones']}, ambiguous {f['ambiguous']}, wrong ids {f['wrong_ids']}",
-        f"hand-occlusion sequences: {f['spurious_diffs']} spurious diffs"])
+    settings = _settings(bench.settings, list(ctx.args), f"{spec.title}'s vision benchmark")
+    figures = bench.run(**settings)
+    _report(figures, as_json, bench.lines(figures))
 
 
-def _bench_rumble_vision(frames: int, seed: int, as_json: bool) -> None:
-    """Rumble Nation: soldiers counted per region and colour, dice read, frames per second."""
-    from companion.games.rumble_nation.vision_bench import bench_rumble_vision
+def _settings(defaults: dict[str, Any], args: list[str], whose: str) -> dict[str, Any]:
+    """A benchmark's settings: its defaults, with each `--name value` (or `--name=value`)
+    given on the command line, converted to its default's type; UsageError for the rest."""
+    settings = dict(defaults)
+    known = ", ".join(f"--{n.replace('_', '-')}" for n in defaults) or "none"
+    while args:
+        word = args.pop(0)
+        if not word.startswith("--"):
+            raise click.UsageError(f"unexpected {word!r}: {whose} takes --NAME VALUE "
+                                   f"(settings: {known})")
+        name, has_value, value = word[2:].partition("=")
+        key = name.replace("-", "_")
+        if key not in defaults:
+            raise click.UsageError(f"{whose} has no setting --{name} (settings: {known})")
+        if not has_value:
+            if not args:
+                raise click.UsageError(f"--{name} needs a value")
+            value = args.pop(0)
+        settings[key] = _setting_value(defaults[key], value, name)
+    return settings
 
-    f = bench_rumble_vision(frames, seed)
-    _report(f, as_json, [
-        f"{f['frames']} frames of {f['frame_size']} (seed {f['seed']}), {f['soldiers']} "
-        f"soldiers: exact counts {f['count_accuracy']} of {f['cells']} region-colour cells "
-        f"({f['occupied_count_accuracy']} of the {f['occupied_cells']} occupied)",
-        f"dice: {f['dice_accuracy']} of {f['dice']} faces right ({f['covered_dice']} covered, "
-        "right when read as unknown)",
-        f"reading: {f['fps']} frames/s (median {f['read_ms_p50']} ms); board not found "
-        f"{f['board_not_found']} times",
-        f"count errors (colour true->read): {f['count_errors'] or 'none'}",
-        f"dice errors (true->read): {f['dice_errors'] or 'none'}"])
+
+def _setting_value(default: Any, text: str, name: str) -> Any:
+    """`text` read as the type of the setting's default (a size `4056x3040` for a pair)."""
+    try:
+        if isinstance(default, bool):
+            if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError(text)
+            return text.lower() in ("true", "yes", "1")
+        if isinstance(default, int | float):
+            return type(default)(text)
+        if isinstance(default, tuple | list) and default:
+            parts = text.replace("x", ",").split(",")
+            if len(parts) != len(default):
+                raise ValueError(text)
+            return type(default)(type(d)(p) for d, p in zip(default, parts, strict=True))
+        return text if isinstance(default, str) else _option_value(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not like the default "
+                                 f"{_setting_text(default)}", param_hint=f"--{name}") from None
+
+
+def _setting_text(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "x".join(str(v) for v in value)
+    return str(value)
 
 
 def _repatch(files: list[Path], kit_path: str | None) -> None:
@@ -502,7 +602,7 @@ def games_repatch(store: Store) -> None:
               help="Before this action, a player moves a block illegally and puts it back.")
 @click.option("--pace", default=0.0, show_default=True,
               help="Seconds to pause after each table change (to follow on the tablet).")
-@click.option("--game", default="sekigahara", show_default=True,
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
               help="The game to play (one with a table referee and a simulated player).")
 @click.option("--headless", is_flag=True, help="No browser: progress lines and a summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
@@ -520,7 +620,10 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 
     from companion.demo import DemoOptions, run_demo
 
-    options = DemoOptions(game=game, seed=seed, host=host, port=port, db=db,
+    spec = _game(game)
+    _need(spec, "table")
+    _need(spec, "simulator")
+    options = DemoOptions(game=spec.name, seed=seed, host=host, port=port, db=db,
                           max_actions=max_actions, illegal_at=illegal_at, pace=pace)
 
     def progress(line: str) -> None:
@@ -560,9 +663,11 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 @click.option("--db", type=click.Path(path_type=Path, dir_okay=False), envvar="COMPANION_DB",
               help="The games database (default: games.sqlite in the user's data directory).")
 @click.option("--game", "game_id", type=int, help="Resume this stored game.")
-@click.option("--new", "new_game", help="Start a new game of this kind (e.g. sekigahara).")
-@click.option("--option", "options", multiple=True, metavar="KEY=JSON",
-              help="A game option for --new, e.g. --option knowledge='\"table\"'.")
+@click.option("--new", "new_game", metavar="GAME",
+              help=f"Start a new game of this kind (a name or an alias, e.g. {DEFAULT_GAME}).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option for --new, e.g. --option knowledge=table (a JSON value or "
+              "a word); with --camera the game's table options come first.")
 @click.option("--referee-token", help="The referee's token (default: a fresh random one).")
 @click.option("--camera", help="Watch the table: usb:0, usb:/dev/video0, pi, folder:PATH or "
               "video:PATH (without it, actions are entered on the tablet).")
@@ -578,11 +683,17 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
-    Sekigahara game at the table (table knowledge) when there is none. With --camera the
-    companion watches the table and referees it (docs/referee.md).
+    game of the default game at the table (with its table options, e.g. table knowledge) when
+    there is none. With --camera the companion watches the table and referees it, for any game
+    with a table referee (docs/referee.md); a new game then starts with the game's table
+    options, and --option adds to them or overrides them.
     """
     from companion.live import TableOptions, frame_source
 
+    spec = _game(new_game) if new_game is not None else None
+    at_table = camera is not None
+    if spec is not None and at_table:
+        _need(spec, "table")  # before a game is stored that the camera cannot read
     table = None
     if camera is not None:
         try:
@@ -607,10 +718,14 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         if unfinished and (not sys.stdin.isatty() or click.confirm(asked, default=True)):
             game_id = unfinished[0].id
         else:
-            new_game, options = "sekigahara", options or ('knowledge="table"',)
+            spec, at_table = _game(DEFAULT_GAME), True  # the companion serves a table
     if game_id is None:
+        assert spec is not None
+        chosen = _pairs(options, _option_value)
+        if at_table:
+            chosen = {**spec.table_options, **chosen}
         try:
-            session = Session.start(store, str(new_game), options=_pairs(options, json.loads))
+            session = Session.start(store, spec.name, options=chosen)
         except (EngineError, ValueError) as exc:
             click.echo(f"error: {exc}", err=True)
             raise SystemExit(1) from None
@@ -621,10 +736,12 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         except (RecordError, StoreError) as exc:
             click.echo(f"error: cannot resume game {game_id}: {exc}", err=True)
             raise SystemExit(1) from None
-    if table is not None and session.header.game != "sekigahara":
-        click.echo(f"error: the camera reads Sekigahara tables; game {game_id} is "
-                   f"{session.header.game} (serve it without --camera)", err=True)
-        raise SystemExit(2)
+    if table is not None:
+        try:
+            game_spec(session.header.game).need("table")
+        except (UnknownGameName, MissingCapability) as exc:
+            store.close()
+            _fail(f"{exc}: serve game {game_id} without --camera")
     if table is None and (reader or gpio):
         click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
     store.close()
@@ -645,19 +762,19 @@ def _open_store(db: Path | None) -> Store:
 
 
 @main.command("print-card-labels")
-@click.argument("kit_name")
+@click.argument("kit_name", metavar="GAME_OR_KIT")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="labels.pdf",
               show_default=True)
 @click.option("--width", "width_mm", default=50.0, show_default=True, help="Label width, mm.")
 @click.option("--height", "height_mm", default=20.0, show_default=True, help="Label height, mm.")
 def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: float) -> None:
-    """Write A4 label sheets: a QR code and the printed identity for every card of a kit."""
-    from companion.games import MissingCapability, game
+    """Write A4 label sheets: a QR code and the printed identity for every card of a kit
+    (a game's name or alias for its shipped kit, or a kit folder)."""
     from companion.inputs.labels import write_card_labels
 
     try:
-        loaded = load_kit(kit_name)
-        labels = game(loaded.game).need("labels")(loaded)
+        loaded = load_kit(_kit_name(kit_name))
+        labels = game_spec(loaded.game).need("labels")(loaded)
     except (KitError, MissingCapability) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
@@ -666,45 +783,47 @@ def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: floa
 
 
 @main.command("register")
-@click.argument("name")
-@click.option("--kit", "kit_name", default="sekigahara", show_default=True)
+@click.argument("name", required=False)
+@click.option("--kit", "kit_name", default=DEFAULT_GAME, show_default=True,
+              help="The game (name or alias) or shipped kit the set is a copy of.")
 @click.option("--entries", type=click.File("r"), default="-",
-              help="Lines 'block TAG SPEC' or 'card CODE [SPEC]' (default: standard input).")
+              help="The entries, one a line (default: standard input).")
 @click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False),
-              help="Where registries live (default: the user's data directory).")
-def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> None:
-    """Register a physical set: tags on blocks, codes on cards; resumable; checked at the end.
+              help="Where registries live (default: sets/ in the user's data folder).")
+@click.option("--how", is_flag=True, help="Say which lines the game's registration takes.")
+def register(name: str | None, kit_name: str, entries: Any, folder: Path | None,
+             how: bool) -> None:
+    """Register a physical set NAME: which tag is on which piece, which code on which card.
 
-    SPEC for a block: 'side clan strength|cav|arq|leader1|leader3 [set-up symbol]'; for a card
-    with an RFID sticker: 'side clan plain|special|double' or 'side loyalty' (a printed label
-    names its card itself). When the set matches the kit, its own kit is written beside the
-    registry and replaces the sample block manifest.
+    Each game's registration says which lines it takes (--how). The registry is saved after
+    every entry, so a registration can be resumed; at the end it is checked against the kit,
+    and when the set matches, its own kit is written beside the registry.
     """
-    import platformdirs
+    from companion.games import Registration
+    from companion.userdata import sets_folder
 
-    from companion.games.sekigahara.physical_set import RegistrationError, Registry
-
-    base = folder or Path(platformdirs.user_data_dir("tabletop-companion")) / "sets"
-    registry = Registry.open(base / f"{name}.json", kit_name, name)
-    click.echo(f"{name}: {len(registry.blocks)} blocks and {len(registry.cards)} cards "
-               "registered so far")
-    for number, line in enumerate(entries, start=1):
-        words = line.split(maxsplit=2)
-        if not words or words[0].startswith("#"):
-            continue
-        try:
-            if words[0] == "block" and len(words) == 3:
-                registry.add_block(words[1], words[2])
-            elif words[0] == "card" and len(words) >= 2:
-                registry.add_card(words[1], words[2] if len(words) == 3 else None)
-            else:
-                raise RegistrationError("expected 'block TAG SPEC' or 'card CODE [SPEC]'")
-        except RegistrationError as exc:
-            click.echo(f"line {number}: {exc}", err=True)
-            continue
-        done = len(registry.blocks) + len(registry.cards)
-        if done % 25 == 0:
-            click.echo(f"  {len(registry.blocks)} blocks, {len(registry.cards)} cards")
+    kit = _kit_name(kit_name)
+    try:
+        loaded = load_kit(kit)
+    except KitError as exc:
+        _fail(str(exc))
+    registration: Registration = _need(game_spec(loaded.game), "register")
+    if how:
+        click.echo(registration.entries)
+        return
+    if name is None:
+        raise click.UsageError("name the set: companion register NAME")
+    if not name or name != Path(name).name or name.startswith("."):
+        _fail(f"a set's name is a plain file name (no folders, no leading dot): got {name!r}")
+    base = folder or sets_folder()
+    try:
+        registry = registration.open(base / f"{name}.json", kit, name)
+    except ValueError as exc:
+        _fail(str(exc))
+    click.echo(f"{name}: {registry.progress()} registered so far")
+    if entries.isatty():
+        click.echo(registration.entries)
+    _register_entries(registry, entries)
     problems = registry.problems()
     if problems:
         click.echo("the set does not match the kit yet:", err=True)
@@ -715,8 +834,25 @@ def register(name: str, kit_name: str, entries: Any, folder: Path | None) -> Non
     click.echo(f"{name}: complete; the set's kit is {kit_dir}")
 
 
+def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
+    """Each line to the registry; a refused line is named and skipped (the rest go on)."""
+    taken = 0
+    for number, line in enumerate(entries, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            registry.add(line)
+        except ValueError as exc:
+            click.echo(f"line {number}: {exc}", err=True)
+            continue
+        taken += 1
+        if taken % every == 0:
+            click.echo(f"  {registry.progress()}")
+
+
 @main.command("calibrate")
-@click.option("--game", default="sekigahara", show_default=True)
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
+              help="Whose board (a name or an alias).")
 @click.option("--source", type=click.Choice(["synthetic", "camera", "image"]),
               default="camera", show_default=True)
 @click.option("--image", "image_path", type=click.Path(path_type=Path, dir_okay=False),
@@ -737,9 +873,11 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
 
     With --intrinsics, measure the lens from ChArUco photographs and save it beside the pose.
     """
+    spec = _game(game)
     if intrinsics_dir is not None:
-        _calibrate_lens(game, intrinsics_dir, out)
+        _calibrate_lens(spec, intrinsics_dir, out)
         return
+    _need(spec, "calibration")
     import random
 
     import cv2
@@ -752,7 +890,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
     from companion.vision.synth import Synth, random_camera
     from companion.vision.table import BoardNotFound
 
-    kit = load_kit(game)
+    kit = load_kit(spec.kit)
     geometry = Geometry.load(kit)
     frame: Any = None
     if source == "synthetic":
@@ -767,7 +905,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
     if frame is None:
         click.echo(f"error: no frame from the {source} source", err=True)
         raise SystemExit(1)
-    target = out or calibration_folder(game)
+    target = out or calibration_folder(spec.name)
     try:
         result = calibrate_frame(geometry, frame, target, camera_height_mm=camera_height_mm)
     except BoardNotFound as exc:
@@ -777,7 +915,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
                f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
 
 
-def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
+def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
     import cv2
 
     from companion.userdata import calibration_folder
@@ -791,7 +929,7 @@ def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
     except IntrinsicsError as exc:
         click.echo(f"error: {folder}: {exc}", err=True)
         raise SystemExit(1) from None
-    path = save_intrinsics(out or calibration_folder(game), lens)
+    path = save_intrinsics(out or calibration_folder(spec.name), lens)
     fx, fy = lens.matrix[0][0], lens.matrix[1][1]
     click.echo(f"{lens.views} of {len(files)} photographs used; focal length {fx:.0f} x "
                f"{fy:.0f} px, distortion {', '.join(f'{d:.3f}' for d in lens.distortion)}, "
@@ -804,11 +942,15 @@ def _calibrate_lens(game: str, folder: Path, out: Path | None) -> None:
 @click.option("--first", default=10, show_default=True, help="First block tag id.")
 @click.option("--count", default=96, show_default=True, help="How many block tags.")
 @click.option("--size", "size_mm", default=14.0, show_default=True, help="Tag size, mm.")
-@click.option("--corners", is_flag=True, help="Also a sheet of the four board corner markers.")
+@click.option("--corners", is_flag=True,
+              help="Also a sheet of the board's corner markers (ids and size from the game's "
+              "board.yaml).")
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
+              help="Whose board the corner markers are for (a name or an alias).")
 @click.option("--charuco", is_flag=True,
               help="Also the ChArUco board for measuring the lens (companion calibrate "
               "--intrinsics).")
-def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
+def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool, game: str,
                charuco: bool) -> None:
     """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing)."""
     from companion.vision.intrinsics import CHARUCO, write_charuco_sheet
@@ -823,9 +965,15 @@ def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
     written = write_tag_sheet(out, range(first, first + count), size_mm)
     click.echo(f"{out}: {written} tags of {size_mm} mm")
     if corners:
+        from companion.vision.geometry import Geometry
+
+        spec = _game(game)
+        _need(spec, "calibration")
+        geometry = Geometry.load(load_kit(spec.kit))
         corner_out = out.with_name(out.stem + "-corners.pdf")
-        write_tag_sheet(corner_out, range(4), 40.0)
-        click.echo(f"{corner_out}: the 4 board corner markers, 40 mm")
+        write_tag_sheet(corner_out, sorted(geometry.corners), geometry.corner_size_mm)
+        click.echo(f"{corner_out}: the {len(geometry.corners)} board corner markers of "
+                   f"{spec.title}, {geometry.corner_size_mm:g} mm")
 
 
 @main.group("hardware")
@@ -839,14 +987,16 @@ def hardware_group() -> None:
 @click.option("--lens", "lens_mm", type=float, help="Focal length, mm (default: each lens).")
 @click.option("--tag", "tag_mm", type=float, default=14.0, show_default=True,
               help="Tag size, mm.")
-@click.option("--game", default="sekigahara", show_default=True,
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
               help="Whose table area to cover (board, corner markers and side areas).")
 def hardware_plan(camera_name: str, lens_mm: float | None, tag_mm: float, game: str) -> None:
     """How high to mount the camera, and whether the tags will be readable from there."""
     from companion.hardware import CAMERAS, MIN_PX_PER_MODULE, plan
     from companion.vision.geometry import Geometry
 
-    geometry = Geometry.load(load_kit(game))
+    spec = _game(game)
+    _need(spec, "calibration")
+    geometry = Geometry.load(load_kit(spec.kit))
     left, top, right, bottom = geometry.extent
     area = (right - left, bottom - top)
     camera = CAMERAS[camera_name]

@@ -54,7 +54,7 @@ class TableOptions:
     reader_protocol: str = "rdm6300"
     """rdm6300 (125 kHz RFID frames) or line (one code per line)."""
     gpio: bool = False
-    """Buttons, lights and buzzer on the Pi's GPIO (pins from hardware/pins.yaml)."""
+    """Buttons, lights and buzzer on the Pi's GPIO (pins: `companion.inputs.gpio.pins_file`)."""
     registry: TableRegistry | None = None
     """The physical set's tags and card codes; None: tags in kit order (the simulated set)."""
 

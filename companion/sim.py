@@ -15,8 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.engine import DeadEnd, Game, random_playout, rules_class
-from companion.kits import load_kit
+from companion.engine import DeadEnd, Game, random_playout
+from companion.games import GameSpec, game
+from companion.kits import Kit, load_kit
 from companion.record import read_record, record_of, replay, write_record
 
 __all__ = ["SimReport", "simulate"]
@@ -27,16 +28,20 @@ class SimReport:
     games: int = 0
     seconds: float = 0.0
     actions: int = 0
-    instant_wins: Counter[str] = field(default_factory=Counter)
-    vp_wins: Counter[str] = field(default_factory=Counter)
+    game: str = ""
+    wins: Counter[str] = field(default_factory=Counter)
+    """Finished games by winner (`draw` for none)."""
+    endings: Counter[str] = field(default_factory=Counter)
+    """Finished games by how they ended: `winner: termination (rule R)`."""
     failures: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "game": self.game,
             "games": self.games,
             "games_per_s": round(self.games / self.seconds, 2) if self.seconds else None,
-            "instant_wins": dict(sorted(self.instant_wins.items())),
-            "vp_wins": dict(sorted(self.vp_wins.items())),
+            "wins": dict(sorted(self.wins.items())),
+            "endings": dict(sorted(self.endings.items(), key=lambda kv: (-kv[1], kv[0]))),
             "avg_actions": round(self.actions / self.games, 1) if self.games else 0,
             "all_records_verified": not self.failures,
             "failures": self.failures,
@@ -45,38 +50,39 @@ class SimReport:
 
 def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
              max_actions: int = 10_000) -> SimReport:
-    """Play `games` seeded random games and verify each one's record."""
-    report = SimReport()
-    kit = load_kit(rules_class(game_name).game_type.kit)
+    """Play `games` seeded random games of a game (name or alias) and verify each one's
+    record. Raises UnknownGameName for a name no game has."""
+    spec = game(game_name)
+    report = SimReport(game=spec.name)
+    kit = load_kit(spec.kit)
     with tempfile.TemporaryDirectory() as scratch:
         folder = out or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         for n in range(seed, seed + games):
-            _one(game_name, kit, n, folder / f"{game_name}-{n}.jsonl", max_actions, report)
+            _one(spec, kit, n, folder / f"{spec.name}-{n}.jsonl", max_actions, report)
         report.seconds = time.perf_counter() - start
     return report
 
 
-def _one(game_name: str, kit: Any, seed: int, path: Path, max_actions: int,
+def _one(spec: GameSpec, kit: Kit, seed: int, path: Path, max_actions: int,
          report: SimReport) -> None:
-    game: Game[Any] = Game(rules_class(game_name)(kit), seed=seed)
+    played: Game[Any] = Game(spec.rules(kit), seed=seed)
     report.games += 1
     try:
-        random_playout(game, max_actions=max_actions)
+        random_playout(played, max_actions=max_actions)
     except DeadEnd as exc:
         report.failures.append(f"seed {seed}: dead end: {exc}")
         return
-    report.actions += len(game.history)
-    outcome = game.outcome
+    report.actions += len(played.history)
+    outcome = played.outcome
     if outcome is None:
         report.failures.append(f"seed {seed}: no result after {max_actions} actions (runaway)")
         return
-    if outcome.rule.startswith("2.1"):
-        report.instant_wins[f"{outcome.winner}: {outcome.termination}"] += 1
-    else:
-        report.vp_wins[str(outcome.winner)] += 1
-    record = record_of(game, kit, started_at=datetime(2026, 1, 1, tzinfo=UTC),
+    report.wins[outcome.winner or "draw"] += 1
+    report.endings[f"{outcome.winner or 'draw'}: {outcome.termination} (rule {outcome.rule})"] \
+        += 1
+    record = record_of(played, kit, started_at=datetime(2026, 1, 1, tzinfo=UTC),
                        source="simulator")
     write_record(path, record.header, record.entries)
     result = replay(read_record(path))

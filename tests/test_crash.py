@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from crash_child import digest
 
 from companion.record import replay
@@ -37,6 +38,7 @@ def run_until_killed(db: Path, seed: int, kill_after: int) -> list[tuple[int, st
     return acks
 
 
+@pytest.mark.slow
 def test_every_acknowledged_action_survives_sigkill(tmp_path):
     rng = random.Random(2026)
     for trial in range(TRIALS):

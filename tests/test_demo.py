@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
@@ -19,6 +20,7 @@ from companion.record.store import Store
 SEED, ACTIONS, ILLEGAL_AT = 290, 40, 20
 
 
+@pytest.mark.slow
 def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     db = tmp_path / "demo.sqlite"
     result = CliRunner().invoke(main, [

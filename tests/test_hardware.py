@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.hardware import CAMERAS, MIN_PX_PER_MODULE, plan
+from companion.inputs.gpio import DEFAULT_PINS, Pins, pins_file
 
 HARDWARE = Path(__file__).parents[1] / "hardware"
 
@@ -71,9 +72,21 @@ def test_the_installed_service_unit_verifies(tmp_path):
 
 
 def test_the_wiring_document_matches_the_pins_file():
-    pins = yaml.safe_load((HARDWARE / "pins.yaml").read_text())
+    pins = yaml.safe_load(DEFAULT_PINS.read_text())
     wiring = (HARDWARE / "wiring.md").read_text()
     for group in ("buttons", "lights"):
         for pin in pins[group].values():
             assert f"| {pin} |" in wiring
     assert f"| {pins['buzzer']} |" in wiring
+
+
+def test_the_default_pins_ship_in_the_package_and_a_tables_own_wiring_wins(tmp_path,
+                                                                         monkeypatch):
+    """An installed companion has its default wiring (package data); a table wired otherwise
+    keeps its pins.yaml in the user's data folder, never in the package."""
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    assert DEFAULT_PINS.parent.name == "inputs" and DEFAULT_PINS.is_file()
+    assert pins_file() == DEFAULT_PINS and Pins.load().buttons["confirm"] == 17
+    text = DEFAULT_PINS.read_text().replace("confirm: 17", "confirm: 26")
+    (tmp_path / "pins.yaml").write_text(text)
+    assert pins_file() == tmp_path / "pins.yaml" and Pins.load().buttons["confirm"] == 26

@@ -287,15 +287,19 @@ def test_simulate_writes_a_record_that_verifies(tmp_path):
 def test_simulate_names_an_unknown_game():
     result = run("simulate", "chess")
     assert result.exit_code == 1
-    assert "no rules for game 'chess'" in result.output
+    assert "no game called 'chess' (games: " in result.output and "sekigahara" in result.output
 
 
 @pytest.mark.parametrize("command", [[], ["kit"], ["kit", "check"], ["kit", "list"], ["rules"],
                                      ["games"], ["games", "list"], ["games", "show"],
                                      ["games", "export"], ["games", "import"],
                                      ["games", "delete"], ["games", "repatch"], ["sim"],
-                                     ["bench"], ["bench", "engine"],
-                                     ["replay"], ["simulate"]])
+                                     ["bench"], ["bench", "engine"], ["bench", "referee"],
+                                     ["bench", "record"], ["bench", "web"],
+                                     ["bench", "inputs"], ["bench", "vision"],
+                                     ["replay"], ["simulate"], ["demo"], ["serve"],
+                                     ["calibrate"], ["register"], ["print-tags"],
+                                     ["print-card-labels"], ["hardware", "plan"]])
 def test_every_command_has_help(command, tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "games.sqlite"))
     result = run(*command, "--help")

@@ -20,8 +20,10 @@ def test_random_games_end_legally_and_their_records_verify(tmp_path):
     report = simulate("sekigahara", games=12, seed=100, out=tmp_path)
     figures = report.to_json()
     assert figures["all_records_verified"], figures["failures"]
-    assert figures["games"] == 12
-    assert sum(figures["instant_wins"].values()) + sum(figures["vp_wins"].values()) == 12
+    assert figures["games"] == 12 and figures["game"] == "sekigahara"
+    assert sum(figures["wins"].values()) == sum(figures["endings"].values()) == 12
+    assert set(figures["wins"]) <= {"ishida", "tokugawa", "draw"}
+    assert all(" (rule 2." in ending for ending in figures["endings"])  # Sekigahara's 2.1/2.2
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 12
     verbs = {e.action.verb for r in records for e in read_record(r).entries}
@@ -33,9 +35,21 @@ def test_sim_command_prints_the_figures_as_json():
                                        "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
-    assert set(figures) >= {"games", "games_per_s", "instant_wins", "vp_wins", "avg_actions",
+    assert set(figures) >= {"game", "games", "games_per_s", "wins", "endings", "avg_actions",
                             "all_records_verified"}
     assert figures["games"] == 3 and figures["all_records_verified"] is True
+
+
+@pytest.mark.parametrize("name", ["rumble-nation", "rumble", "skirmish"])
+def test_any_game_is_simulated_by_its_name_or_alias(name, tmp_path):
+    result = CliRunner().invoke(main, ["sim", name, "--games", "2", "--seed", "1", "--out",
+                                       str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["game"] in ("rumble_nation", "skirmish") and figures["games"] == 2
+    assert figures["all_records_verified"] and sum(figures["wins"].values()) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{figures['game']}-1.jsonl",
+                                                         f"{figures['game']}-2.jsonl"]
 
 
 def test_a_tampered_simulated_record_is_caught(tmp_path):

@@ -142,6 +142,7 @@ def test_an_ambiguous_tag_holds_the_snapshot_back():
     assert tracker.stable is None
 
 
+@pytest.mark.slow
 def test_a_hand_sequence_gives_no_spurious_diffs():
     for sequence in sequences(SYNTH, 2, SIZE, seed=4):
         reader, tracker = TableReader(GEOMETRY), StableTracker()
@@ -182,6 +183,24 @@ def test_tag_sheets_read_back_at_their_size(tmp_path):
     assert {r.id for r in reads} == set(range(40, 52))
     side_px = np.mean([np.linalg.norm(r.corners[0] - r.corners[1]) for r in reads])
     assert abs(side_px / 300 * 25.4 - 14.0) < 0.5  # 14 mm as printed
+
+
+def test_corner_markers_are_printed_as_the_games_board_file_places_them(tmp_path):
+    out = tmp_path / "tags.pdf"
+    result = CliRunner().invoke(main, ["print-tags", "--out", str(out), "--count", "1",
+                                       "--corners", "--game", "rumble"])
+    assert result.exit_code == 0, result.output
+    assert "the 4 board corner markers of Rumble Nation, 40 mm" in result.output
+    subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "1", "-png",
+                    str(tmp_path / "tags-corners.pdf"), str(tmp_path / "corners")], check=True)
+    page = cv2.imread(str(next(tmp_path.glob("corners*.png"))))
+    reads = TagDetector().detect_plain(page)
+    assert {r.id for r in reads} == {0, 1, 2, 3}
+    side_px = np.mean([np.linalg.norm(r.corners[0] - r.corners[1]) for r in reads])
+    assert abs(side_px / 100 * 25.4 - 40.0) < 1.0
+    refused = CliRunner().invoke(main, ["print-tags", "--out", str(out), "--corners",
+                                        "--game", "skirmish"])
+    assert refused.exit_code == 1 and "Skirmish has no board calibration yet" in refused.output
 
 
 def test_calibrate_synthetic_writes_the_result_and_an_overlay(tmp_path):

@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["Benchmark", "GameSpec", "MissingCapability", "UnknownGameName", "all_games", "game",
-           "names",
-           "resolve"]
+__all__ = ["Benchmark", "GameSpec", "MissingCapability", "Registration", "SetRegistry",
+           "UnknownGameName", "all_games", "game", "names", "resolve"]
 
 CAPABILITIES = {
     "table": "table referee",
@@ -37,6 +36,7 @@ CAPABILITIES = {
     "screen": "tablet screen",
     "calibration": "board calibration",
     "labels": "printable card labels",
+    "register": "registration of a physical set",
 }
 """Optional capabilities, with the words used when a game lacks one."""
 
@@ -50,6 +50,39 @@ class Benchmark:
     lines: Callable[[dict[str, Any]], list[str]]
     settings: dict[str, Any] = field(default_factory=dict)
     """The settings `run` takes, with their defaults (frames, seed, ...): the CLI offers them."""
+
+
+class SetRegistry(Protocol):
+    """A physical set being registered (`companion register`): which tag is on which piece,
+    which code on which card. Saved after every entry, so that a registration is resumable."""
+
+    def add(self, line: str) -> str:
+        """Take one entry as a person typed it; returns what it registered, in words. Raises
+        ValueError naming what is wrong with the line (the registry is unchanged)."""
+        ...
+
+    def progress(self) -> str:
+        """What is registered so far, in words (`12 blocks and 3 cards`)."""
+        ...
+
+    def problems(self) -> list[str]:
+        """Every mismatch with the kit; empty when the set is complete."""
+        ...
+
+    def write_kit(self, folder: Path) -> Path:
+        """The set's own kit, written to `folder` (which must be the user's, never the
+        package's); returns the folder."""
+        ...
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A game's `register` capability: how its physical sets are registered."""
+
+    open: Callable[[Path, str, str], SetRegistry]
+    """`open(path, kit, name)`: the registry saved at `path`, resumed if it exists."""
+    entries: str
+    """The lines the registry takes, for a person (`companion register --how`)."""
 
 
 class UnknownGameName(LookupError):
@@ -86,7 +119,11 @@ class GameSpec:
     calibration: str | None = None
     """The default table geometry, a file in the package (`calibration/board.yaml`)."""
     labels: str | None = None
-    """`module:attribute` writing printable card labels (`companion print-labels`)."""
+    """`module:attribute` of `labels(kit) -> [(card id, identity in words)]`: the card label
+    sheets (`companion print-card-labels`)."""
+    register: str | None = None
+    """`module:attribute` of a `Registration`: a physical set's tags and codes
+    (`companion register`)."""
     samples: tuple[str, ...] = ()
     """Sample records shipped in the package (`samples/NAME.jsonl`)."""
     table_options: dict[str, Any] = field(default_factory=dict)
@@ -109,6 +146,14 @@ class GameSpec:
             return self.path(where)
         module, _, attribute = where.partition(":")
         return getattr(importlib.import_module(f"{self.package}.{module}"), attribute)
+
+    def benchmark(self, capability: str) -> Benchmark:
+        """The game's `vision_bench` or `engine_bench`, checked to keep the contract."""
+        found = self.need(capability)
+        if not isinstance(found, Benchmark):
+            raise TypeError(f"{self.title}'s {capability} ({getattr(self, capability)}) is "
+                            f"a {type(found).__name__}, not a Benchmark")
+        return found
 
     def path(self, relative: str) -> Path:
         """A data file of the package (through importlib.resources: works when installed)."""

@@ -20,14 +20,23 @@ from typing import Any
 
 import yaml
 
+from companion.games import Registration
 from companion.games.sekigahara.kit import BLOCKS_PER_SIDE, SekigaharaKit
 from companion.inputs.labels import card_from_code
 from companion.kits import load_kit
 from companion.kits.loader import shipped_folder
 
-__all__ = ["RegistrationError", "Registry", "parse_block", "parse_card"]
+__all__ = ["REGISTRATION", "RegistrationError", "Registry", "parse_block", "parse_card"]
 
 SETUP_SYMBOLS = ("square", "round", "star", "triangle")
+ENTRIES = """\
+One line per piece:
+  block TAG SPEC     SPEC: side clan strength|cav|arq|leader1|leader3 [set-up symbol]
+                     (e.g. 'block 101 tokugawa maeda 2', 'block 102 ishida ishida leader1 square')
+  card CODE [SPEC]   a printed label's code names its card itself; for an RFID sticker's code
+                     SPEC is 'side clan plain|special|double' or 'side loyalty'
+Lines starting with # are skipped. When the set matches the kit, its own kit is written beside
+the registry and replaces the sample block manifest."""
 
 
 class RegistrationError(ValueError):
@@ -107,6 +116,21 @@ class Registry:
         kit = load_kit(self.kit)
         assert isinstance(kit, SekigaharaKit)
         return kit
+
+    def add(self, line: str) -> str:
+        """One entry as typed: `block TAG SPEC` or `card CODE [SPEC]` (see ENTRIES)."""
+        words = line.strip().split(maxsplit=2)
+        if len(words) == 3 and words[0] == "block":
+            face = self.add_block(words[1], words[2])
+            return f"tag {words[1]}: {face['side']} {face['clan']}"
+        if len(words) >= 2 and words[0] == "card":
+            spec = words[2] if len(words) == 3 else None
+            return f"code {words[1]}: card {self.add_card(words[1], spec)}"
+        raise RegistrationError(f"expected 'block TAG SPEC' or 'card CODE [SPEC]': got "
+                                f"{line.strip()!r}")
+
+    def progress(self) -> str:
+        return f"{len(self.blocks)} blocks and {len(self.cards)} cards"
 
     def add_block(self, tag: str, spec: str) -> dict[str, Any]:
         if tag in self.blocks:
@@ -246,3 +270,7 @@ def _face_entry(key: tuple[Any, ...], count: int) -> dict[str, Any]:
 
 def _same_face(block: Any, face: dict[str, Any]) -> bool:
     return _key(block.model_dump()) == _key(face) and block.side == face["side"]
+
+
+REGISTRATION = Registration(open=Registry.open, entries=ENTRIES)
+"""Sekigahara's `register` capability."""
