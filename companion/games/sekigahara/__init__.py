@@ -10,7 +10,7 @@ from companion.games.sekigahara.rules import SekigaharaRules
 GAME = GameSpec(
     name="sekigahara", title="Sekigahara", rules=SekigaharaRules, kit="sekigahara",
     table="table:build", simulator="simulator:SIMULATOR",
-    vision_bench="vision_bench:bench_vision",
+    vision_bench="vision_bench:BENCH", register="physical_set:REGISTRATION",
     screen="screen.js", calibration="calibration/board.yaml", labels="labels:card_labels",
     samples=("sekigahara-demo.jsonl",), table_options={"knowledge": "table"},
 )
