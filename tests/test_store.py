@@ -244,3 +244,11 @@ def test_repatch_reports_a_changed_outcome(tmp_path):
     assert "CHANGED: was blue" in result.output and "now red" in result.output
     same = CliRunner().invoke(main, ["replay", "--repatch", str(SAMPLE)])
     assert same.exit_code == 0 and "same outcome" in same.output
+
+
+def test_the_default_store_lives_in_the_users_data_folder(monkeypatch, tmp_path):
+    """COMPANION_DATA moves every file the companion keeps, the game store among them."""
+    from companion.record.store import default_path
+
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "mine"))
+    assert default_path() == tmp_path / "mine" / "games.sqlite"

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from companion.record.format import (
     Entry,
     Header,
@@ -30,6 +28,7 @@ from companion.record.format import (
     link,
     parse_record,
 )
+from companion.userdata import data_dir
 
 __all__ = ["SNAPSHOT_LIMIT", "GameRow", "Store", "StoreError", "default_path"]
 
@@ -70,8 +69,9 @@ class StoreError(Exception):
 
 
 def default_path() -> Path:
-    """`games.sqlite` in the user's data directory (embedded default)."""
-    return Path(platformdirs.user_data_dir("tabletop-companion")) / "games.sqlite"
+    """`games.sqlite` in the user's data directory (embedded default; `COMPANION_DATA`
+    moves it with every other file the companion keeps)."""
+    return data_dir() / "games.sqlite"
 
 
 @dataclass(frozen=True)
