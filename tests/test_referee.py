@@ -209,3 +209,45 @@ def test_a_card_scanned_before_a_move_too_long_without_it_is_a_forced_march():
     assert isinstance(ruling, Proposal) and ruling.action.args["forced_march"] == card
     assert ref.scanned == []
     game.apply(ruling.action)
+
+
+EDO_STACK = [b.id for b in KIT.blocks if b.side == TOK and b.leader is None][:4]
+T_CARDS = ["T-tokugawa-plain-1", "T-tokugawa-plain-2"]
+
+
+def edo_split():
+    """Four Tokugawa blocks at Edo parting for Suwa and Hamamatsu: four highway steps each,
+    one beyond their range without a forced march (7.3.3)."""
+    game = placed(set_up(), dict.fromkeys(EDO_STACK, "edo"), active=TOK, level="total",
+                  clear=True, hands={TOK: T_CARDS})
+    diff = moved(**{b: ("edo", "suwa") for b in EDO_STACK[:2]},
+                 **{b: ("edo", "hamamatsu") for b in EDO_STACK[2:]})
+    return game, diff
+
+
+def test_two_cards_then_a_stack_splitting_are_a_forced_march_for_each_group():
+    """7.3.3: one forced march per block, so each group of a split stack may force-march with
+    its own card. Which card paid for which group cannot be seen: they are paired in scan
+    order with the destinations in name order (Hamamatsu, then Suwa)."""
+    game, diff = edo_split()
+    ref = referee(game)
+    for card in T_CARDS:
+        assert ref.on_card(game.state, f"CARD:{card}") == []
+    (ruling,) = ref.on_diff(game.state, diff)
+    assert isinstance(ruling, Proposal), ruling
+    assert ruling.action.args["forced_marches"] == {T_CARDS[0]: tuple(sorted(EDO_STACK[2:])),
+                                                    T_CARDS[1]: tuple(sorted(EDO_STACK[:2]))}
+    assert ref.scanned == []
+    game.apply(ruling.action)
+    assert {game.state.positions[b] for b in EDO_STACK[:2]} == {"suwa"}
+    assert {game.state.positions[b] for b in EDO_STACK[2:]} == {"hamamatsu"}
+    assert set(T_CARDS) <= game.state.hands[TOK].discard
+
+
+def test_one_card_for_a_stack_splitting_two_ways_too_far_is_an_alert_keeping_the_card():
+    game, diff = edo_split()
+    ref = referee(game)
+    ref.on_card(game.state, f"CARD:{T_CARDS[0]}")
+    (alert,) = ref.on_diff(game.state, diff)
+    assert isinstance(alert, Alert) and alert.rule == "7.3.3"
+    assert ref.scanned == [T_CARDS[0]]  # kept for the next try

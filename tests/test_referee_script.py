@@ -58,3 +58,25 @@ def test_the_referee_reads_the_move_the_table_shows_not_another():
     offered = [r.action for r in rulings if isinstance(r, Proposal)] + [
         a for r in rulings if isinstance(r, Question) for a in r.options]
     assert other in offered and first not in offered
+
+
+def test_a_split_stack_force_marching_twice_is_read_back_from_the_table():
+    """7.3.3 at the table: the player scans both cards, then parts the Edo stack for Suwa and
+    Hamamatsu; the referee reads the one move with a forced march for each group."""
+    from sekigahara_helpers import placed, set_up
+
+    from companion.engine import Action
+
+    stack = [b.id for b in KIT.blocks if b.side == "tokugawa" and b.leader is None][:4]
+    cards = ["T-tokugawa-plain-1", "T-tokugawa-plain-2"]
+    game = placed(set_up(), dict.fromkeys(stack, "edo"), active="tokugawa", level="total",
+                  clear=True, hands={"tokugawa": cards})
+    suwa, hamamatsu = sorted(stack[:2]), sorted(stack[2:])
+    paths = {**dict.fromkeys(suwa, ("oshi", "takasaki", "saku", "suwa")),
+             **dict.fromkeys(hamamatsu, ("hakone", "numazu", "sunpu", "hamamatsu"))}
+    action = Action("tokugawa", "move", {"from": "edo", "paths": paths,
+                                         "forced_marches": {cards[1]: suwa,
+                                                            cards[0]: hamamatsu}})
+    result = read_back([action], game, REGISTRY)
+    assert dict(result.recovered) == {"move": 1}, result.summary()["first_misses"]
+    assert {game.state.positions[b] for b in suwa} == {"suwa"}

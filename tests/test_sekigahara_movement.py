@@ -283,7 +283,9 @@ def test_7_2_only_blocks_in_the_recruitment_box():
 def test_7_3_1_blocks_move_only_along_roads():
     game = position(None, osaka=["I-mori-2-1"])
     error = rejected(game, move(ISHIDA, "osaka", {"I-mori-2-1": ["minakuchi"]}), "7.3.1")
-    assert "Kyoto" in error.legal
+    assert "Osaka-Kyoto" in error.legal  # the roads that do leave Osaka, each one playable
+    for alternative in error.alternatives:
+        assert game.rules.accepts(game.state, alternative), alternative
 
 
 FIVE = soldiers(ISHIDA, 5)
@@ -574,8 +576,9 @@ def test_7_4_3_units_controlling_a_castle_cannot_be_overrun():
     stack = [*FIVE[:3], "I-ukita-leader-1"]
     game = position(None, kumano=stack, anotsu=["T-date-2-1"])
     assert game.state.castles["anotsu"] == TOKUGAWA
-    rejected(game, together(ISHIDA, "kumano", stack, ["anotsu", "kuwana"],
-                            leader="I-ukita-leader-1"), "7.3.2")
+    error = rejected(game, together(ISHIDA, "kumano", stack, ["anotsu", "kuwana"],
+                                    leader="I-ukita-leader-1"), "7.4.3")
+    assert "cannot be overrun" in error.message and "too few" not in error.message
     events = game.apply(together(ISHIDA, "kumano", stack, ["anotsu"]))
     assert "Overrun" not in event_types(events)
     assert game.state.positions["T-date-2-1"] == "anotsu"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import combinations, product
 from typing import Any
 
 from companion.engine.core import (
@@ -91,13 +91,7 @@ class SekigaharaReferee:
         for block, (frm, to) in marches.items():
             by_origin.setdefault(frm, {})[block] = to
         for origin, destinations in sorted(by_origin.items()):
-            side = self._side(next(iter(destinations)))
-            card = next(reversed(self._waiting(side)), None)
-            ruling = self._judge(list(self._group_moves(state, origin, destinations, card)),
-                                 state)
-            if card is not None and not isinstance(ruling, Alert):
-                self._use([card])  # a refused move keeps its card for the next try
-            rulings.append(ruling)
+            rulings.append(self._march(state, origin, destinations))
             self.command = False
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
@@ -189,16 +183,33 @@ class SekigaharaReferee:
     def _side(self, block: str) -> str:
         return self.rules.ctx.owner[block]
 
-    def _group_moves(self, state: SekigaharaState, origin: str,
-                     destinations: Mapping[str, str], card: str | None) -> Iterator[Action]:
-        """Every way the blocks could have gone: a path per block, combined; with a card
-        scanned before the move, a forced march (7.3.3) for the whole group or for the blocks
-        of one destination."""
+    def _march(self, state: SekigaharaState, origin: str,
+               destinations: Mapping[str, str]) -> Ruling:
+        """The group move from `origin`, with the cards scanned before it as forced marches
+        (7.3.3): two cards and a stack splitting are a forced march for each of two of its
+        groups, else one card is one forced march; a refused move keeps its cards for the
+        next try. Without cards, the move alone."""
         side = self._side(next(iter(destinations)))
-        marching: list[list[str] | None] = [None]
-        if card is not None and len(set(destinations.values())) > 1:
-            marching += [sorted(b for b, to in destinations.items() if to == place)
-                         for place in sorted(set(destinations.values()))]
+        waiting = self._waiting(side)
+        tiers = [waiting[-2:], waiting[-1:]] if len(waiting) > 1 else [waiting]
+        rulings: list[tuple[Ruling, list[str]]] = []
+        for cards in tiers:
+            candidates = list(self._group_moves(state, origin, destinations, cards))
+            if candidates:
+                rulings.append((self._judge(candidates, state), cards))
+        if not rulings:
+            return self._judge([], state)  # no road leads there
+        ruling, cards = next(((r, c) for r, c in rulings if not isinstance(r, Alert)),
+                             rulings[0])
+        if not isinstance(ruling, Alert):
+            self._use(cards)
+        return ruling
+
+    def _group_moves(self, state: SekigaharaState, origin: str,
+                     destinations: Mapping[str, str], cards: list[str]) -> Iterator[Action]:
+        """Every way the blocks could have gone: a path per block, combined, with each way
+        the scanned cards could be forced marches (`_marches`)."""
+        side = self._side(next(iter(destinations)))
         options = [[(block, path) for path in self._paths(state, origin, to)]
                    for block, to in sorted(destinations.items())]
         leaders: list[str | None] = [None]
@@ -206,15 +217,12 @@ class SekigaharaReferee:
             leaders = [b for b in state.blocks_at(origin, side, self.rules.ctx.owner)
                        if self.rules.kit.block[b].leader]
         for combination in list(product(*options))[:MAX_PATHS * 4]:
-            for leader, group in product(leaders, marching):
+            for leader, marches in product(leaders, _marches(destinations, cards)):
                 args: dict[str, Any] = {"from": origin,
-                                        "paths": {b: list(p) for b, p in combination}}
+                                        "paths": {b: list(p) for b, p in combination},
+                                        **marches}
                 if leader:
                     args["leader"] = leader
-                if card is not None:
-                    args["forced_march"] = card
-                if group is not None:
-                    args["marching"] = group
                 yield Action(side, "move", args)
 
     def _paths(self, state: SekigaharaState, origin: str, to: str) -> list[tuple[str, ...]]:
@@ -381,6 +389,23 @@ class SekigaharaReferee:
         assert battle is not None
         survivors = state.blocks_at(battle.at, retreat.role, self.rules.ctx.owner)
         return sorted(retreat.args.get("castle") or []) == survivors
+
+
+def _marches(destinations: Mapping[str, str], cards: list[str]) -> list[dict[str, Any]]:
+    """How the scanned `cards` may be forced marches (7.3.3) of blocks going to
+    `destinations`: no card, no march; one card, for the whole group or for the blocks of one
+    destination; two cards, one for each of two destinations' groups. Which card paid for
+    which group cannot be seen and changes nothing (each is discarded, each group gets +1), so
+    the cards are paired in scan order with the destinations in the order of their names."""
+    places = sorted(set(destinations.values()))
+    groups = [sorted(b for b, to in destinations.items() if to == place) for place in places]
+    if not cards:
+        return [{}]
+    if len(cards) == 1:
+        return [{"forced_march": cards[0]}] + [
+            {"forced_march": cards[0], "marching": group} for group in groups if len(groups) > 1]
+    return [{"forced_marches": dict(zip(cards, pair, strict=True))}
+            for pair in combinations(groups, 2)]
 
 
 def _question(example: Action) -> str:

@@ -87,10 +87,25 @@ def act_out(before: SekigaharaState, action: Action, after: SekigaharaState,
 
 
 def _cards(action: Action) -> list[str]:
+    """The cards a player scans for `action`, in the order scanned."""
     cards = list(action.args.get("cards", ()))
     if "card" in action.args:
         cards.append(action.args["card"])
+    if action.verb == "move":
+        cards += _march_cards(action)
     return [str(c) for c in cards]
+
+
+def _march_cards(action: Action) -> list[str]:
+    """A move's forced-march cards (7.3.3), scanned before the blocks move. Which card paid for
+    which group cannot be seen at the table and changes nothing, so the player scans them in
+    the order of their groups' destinations, the order the referee pairs them in."""
+    single = action.args.get("forced_march")
+    if single:
+        return [str(single)]
+    marches: Mapping[str, Any] = action.args.get("forced_marches") or {}
+    paths = action.args["paths"]
+    return sorted(marches, key=lambda card: paths[marches[card][0]][-1])
 
 
 def _diff(before: Mapping[str, str], after: Mapping[str, str],

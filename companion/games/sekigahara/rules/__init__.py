@@ -46,6 +46,7 @@ from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.corrections import REVEALING, correct
 from companion.games.sekigahara.rules.mori import decide_mori
 from companion.games.sekigahara.rules.movement import decide_end_movement, decide_level, decide_move
+from companion.games.sekigahara.rules.offers import keep_accepted
 from companion.games.sekigahara.rules.recruitment import decide_recruit
 from companion.games.sekigahara.rules.setup import (
     check_setup,
@@ -122,7 +123,10 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         return (state.active,) if state.active else ()
 
     def turn_rule(self, state: SekigaharaState) -> str:
-        """Who may act is ruled by the phase: bids (6.3), initiative (8.5), a siege (8.9.4)..."""
+        """Who may act is ruled by the phase: bids (6.3), initiative (8.5), a siege (8.9.4),
+        the castle's holder choosing to stay inside or not (8.9.2)..."""
+        if state.phase == "combat" and state.castle_choice is not None:
+            return "8.9.2"
         battle = state.battle
         if state.phase == "combat" and battle is not None:
             if battle.challenge is not None:
@@ -183,6 +187,21 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
 
 
     def decide(self, state: SekigaharaState, action: Action) -> Sequence[Event]:
+        """The action's events; a refusal suggests only actions this method accepts."""
+        try:
+            return self._decide(state, action)
+        except IllegalAction as error:
+            raise keep_accepted(error, lambda a: self.accepts(state, a)) from None
+
+    def accepts(self, state: SekigaharaState, action: Action) -> bool:
+        """Whether `decide` takes the action (without sorting out a refusal's suggestions)."""
+        try:
+            self._decide(state, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _decide(self, state: SekigaharaState, action: Action) -> Sequence[Event]:
         batch = Batch(state)
         if action.role == CHANCE:
             self._chance(batch, action)

@@ -7,6 +7,7 @@ from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.combat import CASTLE_CAPACITY
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, units_at, update_control
+from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import Battle, SekigaharaState
 from companion.games.sekigahara.rules.victory import HIDEYORI, check_instant_victory
@@ -191,20 +192,31 @@ def decide_retreat(ctx: Context, batch: Batch, action: Action) -> None:
     side = action.role
     places, room = retreat_places(ctx, batch.state)
     survivors = blocks_of(ctx, batch.state, battle.at, side)
-    stay = [str(b) for b in action.args.get("castle") or ()]
+    stay = _staying(action)
     if not set(stay) <= set(survivors) or len(stay) > room:
         raise IllegalAction("8.8.4", f"up to {room} block(s) may stay in the castle")
     going = [b for b in survivors if b not in stay]
     to = action.args.get("to")
     if going and to not in places:
-        raise IllegalAction("8.8.2" if side == battle.attacker else "8.8.3",
-                            f"retreat to one of: {', '.join(ctx.name(p) for p in places)}",
-                            legal=places)
+        kept = {"castle": stay} if stay else {}
+        raise refusal("8.8.2" if side == battle.attacker else "8.8.3",
+                      f"retreat to one of: {', '.join(ctx.name(p) for p in places)}",
+                      [(ctx.name(p), Action(side, "retreat", {"to": p, **kept}))
+                       for p in places])
     if stay:
         batch.emit("SiegeContinues", at=battle.at, side=side, rule="8.8.4")
     if going:
         _retreat(ctx, batch, side, str(to), going, battle.at)
     finish(ctx, batch)
+
+
+def _staying(action: Action) -> list[str]:
+    """The blocks a retreat leaves in the castle (`castle`, 8.8.4); IllegalAction if it is not
+    a list of block ids."""
+    castle = action.args.get("castle") or ()
+    if not isinstance(castle, tuple) or not all(isinstance(b, str) for b in castle):
+        raise IllegalAction("8.8.4", f"name the blocks that stay in the castle, got {castle!r}")
+    return list(castle)
 
 
 def _retreat(ctx: Context, batch: Batch, side: str, to: str, blocks: list[str],
@@ -214,9 +226,13 @@ def _retreat(ctx: Context, batch: Batch, side: str, to: str, blocks: list[str],
     stayed = [b for b in blocks_of(ctx, batch.state, at, side) if b not in blocks]
     batch.emit("Retreated", side=side, **{"from": at}, to=to, blocks=blocks, stayed=stayed,
                rule="8.8.1")
-    overrun(ctx, batch, to, side)  # 8.7.1 note: an overrun may follow a retreat
-    update_control(ctx, batch, side, [to], [at, to])
-    if enemy_only and units_at(ctx, batch.state, to, other(side)):
+    # 7.4.1, the note in 8.7.1, 8.8.5: after a retreat an overrun may happen either way: the
+    # retreating blocks sweep away a quarter as many, or four times as many sweep them away.
+    if not overrun(ctx, batch, to, side):
+        overrun(ctx, batch, to, other(side))
+    stands = bool(units_at(ctx, batch.state, to, side))
+    update_control(ctx, batch, side, [to] if stands else [], [at, to])
+    if enemy_only and stands and units_at(ctx, batch.state, to, other(side)):
         batch.emit("BattleFollows", at=to, attacker=side, **{"from": at}, rule="8.8.5")
 
 

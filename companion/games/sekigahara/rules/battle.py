@@ -14,6 +14,7 @@ from companion.games.sekigahara.kit import Block, Card
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of
+from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import Battle, Deployment, SekigaharaState
 
 __all__ = [
@@ -225,8 +226,10 @@ def decide_defect(ctx: Context, batch: Batch, action: Action) -> None:
         proof = [c for c in sorted(hand.cards)
                  if can_deploy_with(block, ctx.kit.card[c]) and c not in battle.played[action.role]]
         if proof:
-            raise IllegalAction("8.6.1", "a card in the hand can deploy this block, so it "
-                                "proves its loyalty and must be shown", legal=["prove"])
+            raise refusal("8.6.1", "a card in the hand can deploy this block, so it proves "
+                          "its loyalty and must be shown",
+                          [(f"prove with {c}", Action(action.role, "prove", {"card": c}))
+                           for c in proof])
     challenger = other(action.role)
     batch.emit("BlocksDefected", blocks=[d.block for d in group], group=group[0].group,
                to=challenger, impact=sum(d.impact - d.special for d in group), rule="8.6.1")

@@ -13,6 +13,7 @@ from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, disks_of, units_at
 from companion.games.sekigahara.rules.mori import OSAKA, mori_order, mori_to_battle
+from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import SekigaharaState
 
 __all__ = [
@@ -42,8 +43,9 @@ def decide_declare(ctx: Context, batch: Batch, action: Action) -> None:
     if batch.state.battle or batch.state.castle_choice:
         raise IllegalAction("8.1", "finish the fight in progress first")
     if at not in due:
-        raise IllegalAction("8.1", f"no combat is due at {at!r}",
-                            legal=[ctx.name(loc) for loc in due])
+        raise refusal("8.1", f"no combat is due at {ctx.name(str(at))}",
+                      [(ctx.name(loc), Action(action.role, "declare", {"at": loc}))
+                       for loc in due])
     start_fight(ctx, batch, str(at), action.role)
 
 
@@ -79,10 +81,13 @@ def decide_castle(ctx: Context, batch: Batch, action: Action) -> None:
     if batch.state.castle_choice is None:
         raise IllegalAction("8.9.2", "no castle choice is due now")
     at, attacker = batch.state.castle_choice
+    side, holder = action.role, batch.state.castles.get(at)
+    if side != holder:
+        raise IllegalAction("8.9.2", f"{holder} holds {ctx.name(at)} castle, so {holder} "
+                            f"decides whether to stay inside, not {side}")
     inside = action.args.get("inside")
     if not isinstance(inside, bool):
         raise IllegalAction("8.9.2", "say whether to stay inside the castle: inside true/false")
-    side = action.role
     batch.emit("CastleChoiceMade", at=at, side=side, inside=inside, rule="8.9.2")
     if not inside:
         _begin(ctx, batch, at, attacker, siege=False, holder=side)

@@ -9,7 +9,8 @@ path, so blocks may split along different roads and be dropped off on the way (7
 
 `leader` declares a leader for command (7.3.4); `forced_march` discards a card for +1 (7.3.3)
 for the blocks named in `marching` (all of the move's blocks when not given), which must start,
-move and end together.
+move and end together; `forced_marches: {card: [blocks]}` gives each group of a split stack its
+own forced march (forced_march.py).
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ from typing import Any
 from companion.engine.core import Action, IllegalAction
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard, draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
+from companion.games.sekigahara.rules.forced_march import (
+    Marches,
+    check_marches,
+    marching_blocks,
+    read_marches,
+)
 from companion.games.sekigahara.rules.locations import (
     blocks_of,
     castle_controller,
     units_at,
     update_control,
 )
-from companion.games.sekigahara.rules.overrun import can_overrun, overrun
+from companion.games.sekigahara.rules.offers import Offer, refusal
+from companion.games.sekigahara.rules.overrun import can_overrun, overrun, why_not_overrun
 from companion.games.sekigahara.rules.state import MovementPhase, SekigaharaState
 
 __all__ = [
@@ -63,8 +71,10 @@ def decide_level(ctx: Context, batch: Batch, action: Action) -> None:
     if mp.level is not None:
         raise IllegalAction("7.1", f"the movement level is already chosen: {mp.level}")
     level = action.args.get("level")
-    if level not in LEVEL_CARDS:
-        raise IllegalAction("7.1", f"no movement level {level!r}", legal=list(LEVEL_CARDS))
+    if not isinstance(level, str) or level not in LEVEL_CARDS:
+        affordable = [lvl for lvl, cost in LEVEL_CARDS.items()
+                      if (cost or 0) <= batch.state.hands[side].count]
+        raise IllegalAction("7.1", f"no movement level {level!r}", legal=affordable)
     cards = card_list(action.args.get("cards"), "7.1")
     cost = LEVEL_CARDS[str(level)]
     if cost is not None and len(cards) != cost:
@@ -123,18 +133,29 @@ class _Move:
     source: str
     paths: Mapping[str, tuple[str, ...]]
     leader: str | None
-    forced: str | None
-    marching: frozenset[str] = frozenset()
-    """The blocks the forced march covers (7.3.3): all of them unless named."""
+    marches: Marches
+    """Card -> the blocks its forced march covers (7.3.3)."""
+    args: Mapping[str, Any]
+    """The action's arguments, to build the moves a refusal suggests instead."""
+
+    @property
+    def marching(self) -> frozenset[str]:
+        return marching_blocks(self.marches)
+
+    def instead(self, paths: Mapping[str, tuple[str, ...]]) -> Action:
+        """The same move with some blocks' paths changed."""
+        new = {b: list(p) for b, p in {**self.paths, **paths}.items()}
+        return Action(self.side, "move", {**self.args, "paths": new})
 
 
 def decide_move(ctx: Context, batch: Batch, action: Action) -> None:
     move = _read_move(ctx, batch.state, action)
     _check_roads(ctx, batch.state, move)
     command = _check_leader(ctx, batch.state, move)
+    check_marches(move.paths, move.marches)
     _check_ranges(ctx, move, command)
-    if move.forced:
-        check_in_hand(ctx, batch.state, move.side, [move.forced], "7.3.3")
+    if move.marches:
+        check_in_hand(ctx, batch.state, move.side, sorted(move.marches), "7.3.3")
     _perform(ctx, batch, move, command)
 
 
@@ -160,12 +181,8 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
             raise IllegalAction("7.3.1", f"the path of {block} must list the locations it "
                                 f"enters, got {path!r}")
     leader = action.args.get("leader")
-    forced = action.args.get("forced_march")
-    marching = frozenset(action.args.get("marching") or paths) if forced else frozenset()
-    if not marching <= set(paths):
-        raise IllegalAction("7.3.3", "the forced march covers blocks of this move only")
     return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
-                 str(leader) if leader else None, str(forced) if forced else None, marching)
+                 str(leader) if leader else None, read_marches(action, paths), action.args)
 
 
 def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, block: str,
@@ -177,7 +194,8 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
         raise IllegalAction("7.3.1", f"{side} has no block {block} at {ctx.name(source)}")
     if source in mp.sources:
         raise IllegalAction("7.3.1", f"the stack at {ctx.name(source)} has already moved this "
-                            "phase")
+                            "phase: a stack that splits moves all its groups in one move, "
+                            "each group with its own forced march if it needs one (7.3.3)")
     if _besieged(ctx, state, side, source):
         raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
                             "not leave")
@@ -198,17 +216,13 @@ def _check_roads(ctx: Context, state: SekigaharaState, move: _Move) -> None:
     used_by: dict[frozenset[str], set[tuple[str, ...]]] = {}
     for block, path in move.paths.items():
         for index, (a, b) in enumerate(_steps(move, block)):
-            road = ctx.kit.road(a, b)
-            if road is None:
-                raise IllegalAction("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}",
-                                    legal=[ctx.name(n) for n in ctx.kit.neighbours[a]])
+            if ctx.kit.road(a, b) is None:
+                raise refusal("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}",
+                              _detours(ctx, move, block, index))
             segment = frozenset((a, b))
             if segment in state.movement.roads:
-                free = [ctx.name(n) for n in ctx.kit.neighbours[a]
-                        if frozenset((a, n)) not in state.movement.roads]
-                raise IllegalAction(
-                    "7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road was already used this "
-                    f"movement phase", legal=[f"{ctx.name(a)}-{n}" for n in free])
+                raise refusal("7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road was already used "
+                              "this movement phase", _detours(ctx, move, block, index))
             used_by.setdefault(segment, set()).add(path[:index])
     if ctx.edition == "2016":
         for segment, ways in used_by.items():
@@ -219,6 +233,21 @@ def _check_roads(ctx: Context, state: SekigaharaState, move: _Move) -> None:
                     "that share a road must travel it together, having come the same way")
 
 
+def _detours(ctx: Context, move: _Move, block: str, index: int) -> list[Offer]:
+    """Instead of the `index`-th step of `block` (and of the blocks travelling it with it):
+    each other road from where that step starts, or stopping there. `decide` keeps those it
+    accepts (offers.py), so a road the move itself has just travelled is never suggested."""
+    path = move.paths[block]
+    prefix, here = path[:index], (path[index - 1] if index else move.source)
+    sharing = [b for b, p in move.paths.items() if p[:index + 1] == path[:index + 1]]
+    offers = [(f"{ctx.name(here)}-{ctx.name(n)}",
+               move.instead(dict.fromkeys(sharing, (*prefix, n))))
+              for n in sorted(ctx.kit.neighbours[here], key=ctx.name) if n != path[index]]
+    if prefix:
+        offers.append((f"stop at {ctx.name(here)}", move.instead(dict.fromkeys(sharing, prefix))))
+    return offers
+
+
 def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | None:
     leader = move.leader
     if leader is not None:
@@ -227,9 +256,6 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
                 or state.positions.get(leader) != move.source:
             raise IllegalAction("7.3.4", f"{leader} is not a {move.side} leader at "
                                 f"{ctx.name(move.source)}")
-    if move.forced and len({move.paths[b] for b in move.marching}) != 1:
-        raise IllegalAction("7.3.3", "a forced march moves one group that starts, moves "
-                            "and ends together: the marching blocks need the same path")
     return command_source(ctx, state, move.side, move.source, leader)
 
 
@@ -290,19 +316,20 @@ def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> No
                paths={b: list(p) for b, p in move.paths.items()}, rule="7.3")
     entered = [loc for path in move.paths.values() for loc in path]
     update_control(ctx, batch, side, entered, touched)
-    if move.forced:
-        discard(batch, side, [move.forced], "forced march", "7.3.3")
+    discard(batch, side, sorted(move.marches), "forced march", "7.3.3")
 
 
 def _stop_if_enemies(ctx: Context, batch: Batch, move: _Move, here: str, k: int) -> None:
-    """7.3.2: blocks meeting enemy units they could not overrun end their move there."""
+    """7.3.2: blocks meeting enemy units they could not overrun end their move there; the
+    refusal gives the real reason (too few, 7.4.1, or a castle's holder, 7.4.3)."""
     if units_at(ctx, batch.state, here, other(move.side)):
         onward = sorted(b for b, path in move.paths.items()
                         if len(path) > k + 1 and path[k] == here)
         if onward:
-            raise IllegalAction(
-                "7.3.2", f"{', '.join(onward)} must stop at {ctx.name(here)}: enemy units are "
-                "there and too few blocks arrive to overrun them (7.4)")
+            rule, why = why_not_overrun(ctx, batch.state, here, move.side)
+            stop = move.instead({b: move.paths[b][:k + 1] for b in onward})
+            raise refusal(rule, f"{', '.join(onward)} must stop at {ctx.name(here)} (7.3.2): "
+                          f"{why}", [(f"stop at {ctx.name(here)}", stop)])
 
 
 # --- what a stack could reach, for the tablet and the simulator -------------------------------

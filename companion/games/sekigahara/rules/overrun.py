@@ -1,17 +1,20 @@
-"""7.4 Overrun: four times as many blocks sweep the enemy away, at once and at no cost."""
+"""7.4 Overrun: four times as many blocks sweep the enemy away, at once and at no cost; the
+overrun side then refills its hand (8.10, docs/sekigahara.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, castle_controller, units_at
 from companion.games.sekigahara.rules.state import SekigaharaState
 from companion.games.sekigahara.rules.victory import check_instant_victory
 
-__all__ = ["OVERRUN_RATIO", "can_overrun", "overrun"]
+__all__ = ["BLOCKS_PER_CARD", "OVERRUN_RATIO", "can_overrun", "overrun", "why_not_overrun"]
 
 OVERRUN_RATIO = 4  # 7.4.1
+BLOCKS_PER_CARD = 2  # 8.10: one card per two blocks lost, as after a battle
 
 
 def can_overrun(ctx: Context, state: SekigaharaState, where: str, side: str,
@@ -20,12 +23,27 @@ def can_overrun(ctx: Context, state: SekigaharaState, where: str, side: str,
     (those that moved before, a garrison in the castle) and `arriving`; never against units
     that control a castle."""
     enemy = units_at(ctx, state, where, other(side))
-    if not enemy:
-        return False
-    if where in ctx.castle and castle_controller(ctx, state, where) == other(side):
+    if not enemy or _holds_castle(ctx, state, where, other(side)):
         return False
     friendly = set(blocks_of(ctx, state, where, side)) | set(arriving)
     return len(friendly) >= OVERRUN_RATIO * len(enemy)
+
+
+def why_not_overrun(ctx: Context, state: SekigaharaState, where: str,
+                    side: str) -> tuple[str, str]:
+    """The rule and the words for why `side`, standing at `where`, does not overrun the enemy
+    there: the enemy holds the castle (7.4.3), or `side` is not four times as many (7.4.1)."""
+    foe = other(side)
+    if _holds_castle(ctx, state, where, foe):
+        return "7.4.3", (f"{foe} holds {ctx.name(where)} castle, and units holding a castle "
+                         "cannot be overrun")
+    mine, theirs = len(blocks_of(ctx, state, where, side)), len(units_at(ctx, state, where, foe))
+    return "7.3.2", (f"{mine} {side} block(s) against {theirs} {foe} unit(s): an overrun needs "
+                     f"{OVERRUN_RATIO * theirs}, four times as many (7.4.1)")
+
+
+def _holds_castle(ctx: Context, state: SekigaharaState, where: str, side: str) -> bool:
+    return where in ctx.castle and castle_controller(ctx, state, where) == side
 
 
 def overrun(ctx: Context, batch: Batch, where: str, side: str,
@@ -40,4 +58,7 @@ def overrun(ctx: Context, batch: Batch, where: str, side: str,
     batch.emit("Overrun", at=where, by=side, blocks=blocks, disks=disks,
                strength=friendly, rule="7.4")
     check_instant_victory(ctx, batch, blocks, disks)
+    # 8.10: the hands are refilled "nach einem Überrennen" too: no card was played, so the
+    # overrun side draws for its lost blocks, at a battle's rate (disks do not count).
+    draw(ctx, batch, foe, len(blocks) // BLOCKS_PER_CARD, "after overrun")
     return True

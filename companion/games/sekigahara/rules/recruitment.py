@@ -12,6 +12,7 @@ from companion.engine.core import Action, IllegalAction
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import units_at, update_control
 from companion.games.sekigahara.rules.movement import allowance_left
+from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
 
@@ -68,8 +69,8 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     if len(blocks) == 1:
         places = recruitment_locations(ctx, side)
         if to not in places:
-            raise IllegalAction("7.2", f"{ctx.name(to)} is not a {side} recruitment location",
-                                legal=[ctx.name(p) for p in places])
+            raise refusal("7.2", f"{ctx.name(to)} is not a {side} recruitment location",
+                          _elsewhere(ctx, side, blocks, places))
         return False
     if len(clans) > 1:
         raise IllegalAction("7.2", "several blocks are recruited together only if they all "
@@ -77,6 +78,12 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     clan = next(iter(clans))
     places = sorted(ctx.recruits_at.get(clan, ()))
     if to not in places:
-        raise IllegalAction("7.2", f"{clan} blocks are recruited together only where the {clan} "
-                            "mon is printed", legal=[ctx.name(p) for p in places])
+        raise refusal("7.2", f"{clan} blocks are recruited together only where the {clan} "
+                      "mon is printed", _elsewhere(ctx, side, blocks, places))
     return True
+
+
+def _elsewhere(ctx: Context, side: str, blocks: list[str], places: list[str]) -> list[Offer]:
+    """The same recruitment to each of `places` (decide keeps those it accepts: not into a
+    place held by the enemy alone)."""
+    return [(ctx.name(p), Action(side, "recruit", {"blocks": blocks, "to": p})) for p in places]

@@ -87,7 +87,8 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
     blocks = action.args.get("blocks")
     bag = state.blocks_at(BAG, str(side), ctx.owner)
     want = min(pending.count, len(bag))
-    if not isinstance(blocks, tuple) or len(set(blocks)) != len(blocks) or len(blocks) != want:
+    if not isinstance(blocks, tuple) or not all(isinstance(b, str) for b in blocks) \
+            or len(set(blocks)) != len(blocks) or len(blocks) != want:
         raise IllegalAction(rule, f"{side} draws {want} block(s) for {ctx.name(str(to))}, "
                             f"got {blocks!r}")
     outside = [b for b in blocks if b not in bag]
