@@ -87,6 +87,10 @@ class GameType:
     """Rule cited when the pieces on the table do not stand as the set-up or record has them."""
     options: tuple[Option, ...] = ()
     """The options the game takes (number of players, edition, ...), with their defaults."""
+    lists_every_action: bool = True
+    """Whether `legal_actions` lists every legal action. False where the choices are
+    combinatorial (how to split a stack, which cards to discard): the game then lists a
+    representative sample, each one accepted, and screens offer the rest by other means."""
 
 
 class Rules(ABC, Generic[S, K]):

@@ -89,7 +89,7 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         name="sekigahara", title="Sekigahara", kit="sekigahara", min_players=2, max_players=2,
         chance=True, hidden_information=True,
         rulebook="shared/seeds/sekigahara-rules-de-2016-yucata.txt (2016)",
-        turn_rule="6.4", end_rule="2", setup_rule="5",
+        turn_rule="6.4", end_rule="2", setup_rule="5", lists_every_action=False,
         options=(
             Option("knowledge", "full", ("full", "table"),
                    help="full: the companion deals and draws; table: hands are counted, the "
