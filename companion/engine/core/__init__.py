@@ -8,7 +8,7 @@ random-play simulator. Nothing here is specific to any one game, and nothing doe
 from companion.engine.core.batch import Batch
 from companion.engine.core.errors import EngineError, IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.game import Game, Ply, chance_rng, fold
-from companion.engine.core.phases import PhaseTable
+from companion.engine.core.phases import PhaseTable, refuse_unknown_args
 from companion.engine.core.rules import (
     CHANCE,
     PUBLIC,
@@ -55,6 +55,7 @@ __all__ = [
     "game_names",
     "pick_action",
     "random_playout",
+    "refuse_unknown_args",
     "register",
     "rules_class",
     "thaw",

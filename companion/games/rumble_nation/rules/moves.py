@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.engine.core import IllegalAction
+from companion.engine.core import IllegalAction, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.words import card_name, region_name
 
@@ -22,12 +22,7 @@ end when they come from or go back to the player's reserve)."""
 def known_keys(args: Mapping[str, Any], allowed: Iterable[str], rule: str, what: str) -> None:
     """Refuse an argument the action does not take, naming it: a misspelt key (`form` for
     `from`) must not pass silently as if it had been left out."""
-    takes = sorted(allowed)
-    unknown = sorted(set(args) - set(takes))
-    if unknown:
-        names = ", ".join(f"'{k}'" for k in unknown)
-        listed = ", ".join(takes) if takes else "nothing"
-        raise IllegalAction(rule, f"{what} takes no {names} (it takes: {listed})")
+    refuse_unknown_args(args, allowed, rule, what)
 
 
 def region(batch: Batch, value: Any, rule: str) -> str:

@@ -80,7 +80,16 @@ PHASES: PhaseTable[Handler] = PhaseTable({
                "defect": decide_defect, "casualties": decide_casualties,
                "retreat": decide_retreat},
 }, {"reinforcements": "6.2", "bid": "6.3", "first_player": "6.3", "movement": "7.1",
-    "combat": "8.1", "setup": "5.2"}, default_rule="6.1")
+    "combat": "8.1", "setup": "5.2"}, default_rule="6.1", takes={
+    "discard": ("cards",), "bid": ("card",), "choose_first": ("first",),
+    "movement_level": ("level", "cards"),
+    "move": ("from", "paths", "leader", "forced_march", "marching", "forced_marches"),
+    "recruit": ("blocks", "to"), "mori": ("cards",), "end_movement": (),
+    "declare": ("at",), "castle": ("inside",), "deploy": ("block", "card", "also"),
+    "done": (), "challenge": ("card",), "prove": ("card",), "defect": (),
+    "casualties": ("blocks",), "retreat": ("to", "castle")})
+"""Each phase's verbs (with the rule that says what the phase is for) and the arguments each
+verb takes (a misspelt one is refused by name)."""
 
 
 @register
@@ -206,7 +215,7 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         if action.role == CHANCE:
             self._chance(batch, action)
         else:
-            PHASES.handler(state.phase, action.verb)(self.ctx, batch, action)
+            PHASES.dispatch(state.phase, action)(self.ctx, batch, action)
         advance(self.ctx, batch)
         return batch.events
 
