@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from companion.games import game
+from companion.kits import load_kit
 from companion.record.session import Session
 from companion.record.store import Store
 
@@ -93,3 +95,33 @@ def test_serve_offers_to_resume_an_unfinished_game(tmp_path):
         child.wait(timeout=10)
     output = child.stdout.read() if child.stdout else ""
     assert f"Resume game {session.game_id} (skirmish" in output
+
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def test_serve_hosts_a_new_games_screen_and_names_its_roles(tmp_path):
+    """`companion serve --new rumble_nation`: the view names Rumble Nation's roles for the
+    page shell, and its screen module is served from its package (or, while it has none, a
+    sentence says so)."""
+    spec = game("rumble_nation")
+    child, port = start(tmp_path / "games.sqlite", "--new", "rumble-nation")
+    try:
+        status, body = get(port, "/api/view")
+        about = json.loads(body)["game"]
+        assert status == 200 and about["name"] == "rumble_nation"
+        assert about["roles"] == list(spec.rules(load_kit(spec.kit)).roles)
+        status, body = get(port, f"/games/{about['name']}/screen.js")
+        if spec.has("screen"):
+            assert status == 200 and body == spec.need("screen").read_bytes()
+        else:
+            assert status == 404 and b"Rumble Nation has no tablet screen yet" in body
+        status, body = get(port, "/api/board")
+        assert status == 200 and len(json.loads(body)["locations"]) == 11
+    finally:
+        child.terminate()
+        child.wait(timeout=10)

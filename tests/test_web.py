@@ -4,16 +4,25 @@ replay, and a sweep of every route and message for hidden information (8: Securi
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from web_helpers import app_for, hidden_from, sekigahara_hub, skirmish_hub
+from web_helpers import (
+    SCREENS,
+    acting_player,
+    app_for,
+    hidden_from,
+    played_hub,
+    sekigahara_hub,
+    skirmish_hub,
+)
 
-from companion.engine import PUBLIC, REFEREE, Action
+from companion.engine import PUBLIC, REFEREE, Action, Alert
+from companion.games import all_games, game
+from companion.kits import Kit
 from companion.record import read_record, replay
 from companion.record.session import import_record
 
-SAMPLE = Path(__file__).parents[1] / "companion/games/sekigahara/samples/sekigahara-demo.jsonl"
+SAMPLE = game("sekigahara").sample()
 
 
 def bearer(token):
@@ -163,34 +172,117 @@ def test_pages_load(skirmish):
         assert response.status_code == 200 and b"companion.js" in response.data
 
 
-def test_no_route_or_message_leaks_hidden_information(tmp_path):
-    """Every route and every stream message, for every role: no hidden block or card id."""
-    hub = sekigahara_hub(tmp_path, actions=120)
+@pytest.mark.parametrize("name", SCREENS)
+def test_no_route_or_message_leaks_hidden_information(tmp_path, name):
+    """Every route and every stream message, for every role, with a question and a refusal
+    naming the acting side's hidden pieces on the screens: no hidden id anywhere."""
+    hub = played_hub(tmp_path, name)
     app, tokens = app_for(hub)
     client = app.test_client()
     unfinished = hub.session.game_id
-    for role in (PUBLIC, "ishida", "tokugawa"):
+    actor = acting_player(hub)
+    own = hidden_from(hub, PUBLIC) - hidden_from(hub, actor)
+    hub.ask("Which one?", tuple(hub.session.game.legal_actions(actor)[:2]))
+    hub.raise_alert(Alert("1.1", "refused: " + " ".join(sorted(own)), (), actor))
+    assert hidden_from(hub, PUBLIC), "the position should hide something"
+    other = next(r for r in hub.roles if r != actor)
+    for role in (PUBLIC, *hub.roles):
         secret = hidden_from(hub, role)
-        assert secret, "the position should hide something"
         headers = bearer(tokens[role]) if role != PUBLIC else {}
         query = f"?token={tokens[role]}" if role != PUBLIC else ""
         bodies = [client.get(path, headers=headers).get_data(as_text=True) for path in (
             "/", "/play", "/referee", f"/replay/{unfinished}", "/api/view", "/api/board",
-            f"/api/replay/{unfinished}", "/nowhere")]
+            f"/api/replay/{unfinished}", f"/api/replay/{unfinished}/board",
+            f"/api/replay/{unfinished}/turns", f"/games/{name}/screen.js",
+            "/static/companion.js", "/nowhere")]
         stream = client.get(f"/stream{query}", buffered=False)
         bodies.append(next(stream.response).decode())
         stream.close()
-        refused = client.post("/api/action", headers=headers,
-                              json={"text": "tokugawa bid {\"card\":\"T-loyalty-1\"}"})
-        bodies.append(refused.get_data(as_text=True))
+        for actor_text in (f"{other} pass {{}}", f"{role} nonsense {{}}"):
+            bodies.append(client.post("/api/action", headers=headers,
+                                      json={"text": actor_text}).get_data(as_text=True))
         for body in bodies:
             leaked = [s for s in secret if s in body]
             assert not leaked, f"{role} sees {leaked[:3]}"
         # A replay shows each moment as it was: what was hidden then stays hidden.
-        past = replay(hub.session.store.load(unfinished), upto_line=61).game
-        body = client.get(f"/api/replay/{unfinished}?at=60", headers=headers).get_data(
+        middle = len(hub.session.entries) // 2
+        past = replay(hub.session.store.load(unfinished), upto_line=middle + 1).game
+        body = client.get(f"/api/replay/{unfinished}?at={middle}", headers=headers).get_data(
             as_text=True)
         assert not [s for s in hidden_from(hub, role, past) if s in body]
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_every_view_names_the_game_its_roles_and_its_screen(tmp_path, name):
+    """The page shell names no game and no role: every view tells it which game this is, the
+    roles to pair and where the game's screen module is (or, in a sentence, that it has none)."""
+    hub = played_hub(tmp_path, name, actions=2)
+    client = app_for(hub)[0].test_client()
+    spec = game(name)
+    about = client.get("/api/view").get_json()["game"]
+    assert about["name"] == name and about["title"] == spec.title
+    assert about["roles"] == list(hub.roles) and about["players"] == dict(hub.session.header
+                                                                          .players)
+    shipped = client.get(f"/games/{name}/screen.js")
+    if spec.has("screen"):
+        assert about["screen"] == f"/games/{name}/screen.js" and about["missing"] is None
+        assert shipped.status_code == 200 and shipped.mimetype == "text/javascript"
+        assert shipped.data == spec.need("screen").read_bytes()
+        assert b"export async function mount(shell)" in shipped.data  # the contract
+    else:
+        assert about["screen"] is None
+        assert about["missing"] == f"{spec.title} has no tablet screen yet"
+        assert shipped.status_code == 404 and about["missing"].encode() in shipped.data
+
+
+def test_only_a_games_declared_screen_is_served(skirmish):
+    _hub, client, _ = skirmish
+    unknown = client.get("/games/shogi/screen.js")
+    assert unknown.status_code == 404 and b"no game called" in unknown.data
+    for path in ("/games/sekigahara/__init__.py", "/games/sekigahara/rules/state.py",
+                 "/games/sekigahara/../web/api.py", "/games/sekigahara/data/map.yaml"):
+        assert client.get(path).status_code == 404, path
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_the_board_is_the_kits_map_and_the_parts_a_screen_asks_for(tmp_path, name):
+    hub = played_hub(tmp_path, name, actions=0, settle=False)
+    client = app_for(hub)[0].test_client()
+    kit = hub.session.game.rules.kit
+    data = client.get("/api/board").get_json()
+    assert (data["kit"], data["game"]) == (kit.id, name)
+    assert [loc["id"] for loc in data["locations"]] == [loc.id for loc in kit.locations]
+    assert [(r["a"], r["b"]) for r in data["roads"]] == [(r.a, r.b) for r in kit.roads]
+    parts = [f for f in type(kit).model_fields if f not in Kit.model_fields]
+    for part in parts:
+        assert part in client.get(f"/api/board?parts={part}").get_json()
+    for wrong in ("nonsense", "id", "neighbours"):  # not a part: unknown, manifest, computed
+        refused = client.get(f"/api/board?parts={wrong}")
+        assert refused.status_code == 404
+        assert f"no part '{wrong}'" in refused.get_json()["message"]
+
+
+def test_a_replay_draws_the_board_of_its_own_game(tmp_path):
+    """The live table plays one game; a stored game of another is replayed with its own kit,
+    roles and screen."""
+    hub = played_hub(tmp_path, "rumble_nation", actions=0, settle=False)
+    game_id = import_record(hub.session.store, read_record(SAMPLE))
+    client = app_for(hub)[0].test_client()
+    board = client.get(f"/api/replay/{game_id}/board?parts=tracks").get_json()
+    assert board["game"] == "sekigahara" and board["tracks"]["impact_track"] == [0, 48]
+    about = client.get(f"/api/replay/{game_id}?at=3").get_json()["game"]
+    assert about["name"] == "sekigahara" and about["roles"] == ["ishida", "tokugawa"]
+    assert client.get(f"/api/replay/{game_id + 1}/board").status_code == 404
+
+
+@pytest.mark.parametrize("name", SCREENS)
+def test_a_replay_lists_the_turns_of_every_game(tmp_path, name):
+    hub = played_hub(tmp_path, name)
+    client = app_for(hub)[0].test_client()
+    data = client.get(f"/api/replay/{hub.session.game_id}/turns").get_json()
+    assert data["total"] == len(hub.session.entries)
+    assert data["turns"] and data["turns"] == sorted(set(data["turns"]))
+    assert data["turns"][0] >= 1 and data["turns"][-1] <= data["total"]
 
 
 def test_the_referee_pauses_and_resumes_the_table(skirmish):

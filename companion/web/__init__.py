@@ -28,9 +28,10 @@ def create_app(test_config: dict[str, Any] | None = None, hub: Hub | None = None
         raise ValueError("create_app needs the live table (hub=Hub(session))")
     app.extensions["hub"] = hub
 
-    from companion.web import api, pages, stream
+    from companion.web import api, pages, screens, stream
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     return app

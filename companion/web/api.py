@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine import REFEREE, Action, IllegalAction
+from companion.engine import REFEREE, Action, Event, IllegalAction
 from companion.kits import Kit
 from companion.record import RecordError, replay
+from companion.record.format import Record
+from companion.record.replay import new_game
 from companion.record.session import UndoRefused
 from companion.record.store import StoreError
+from companion.web.about import describe
 from companion.web.auth import hub, require_change_allowed, role
+from companion.web.board import UnknownPart, board_data, parts_asked
 from companion.web.present import present
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -122,43 +126,76 @@ def unpair(who: str) -> ResponseReturnValue:
 
 @bp.get("/board")
 def board() -> ResponseReturnValue:
-    """The map as drawn on every screen: public component facts only."""
-    kit: Kit = hub().session.game.rules.kit
-    locations = [loc.model_dump(include={"id", "name", "xy", "resource", "capital", "castle"})
-                 for loc in getattr(kit, "locations", ())]
-    roads = [r.model_dump() for r in getattr(kit, "roads", ())]
-    tracks = getattr(kit, "tracks", None)
-    return jsonify({"kit": kit.id, "locations": locations, "roads": roads,
-                    "impact_track": list(tracks.impact_track) if tracks else [0, 48]})
+    """The live game's board: its kit's map, and the parts its screen asks for (`?parts=`)."""
+    return _board(hub().session.game.rules.kit)
+
+
+def _board(kit: Kit) -> ResponseReturnValue:
+    try:
+        return jsonify(board_data(kit, parts_asked(request.args.get("parts"))))
+    except UnknownPart as exc:
+        return jsonify({"message": str(exc)}), 404
+
+
+def _stored(game_id: int) -> Record:
+    try:
+        return hub().session.store.load(game_id)
+    except (RecordError, StoreError) as exc:
+        abort(404, str(exc))
+
+
+@bp.get("/replay/<int:game_id>/board")
+def replay_board(game_id: int) -> ResponseReturnValue:
+    """A stored game's board (its kit may differ from the live game's)."""
+    record = _stored(game_id)
+    return _board(new_game(record.header, record.path).rules.kit)
+
+
+TURN_MARKS = (("TurnBegan", None), ("PhaseBegan", "movement"))
+"""Events that begin a turn, with the phase they must name (if any): a player's turn begins
+(`TurnBegan`), or a side's movement phase does. The engine has no generic notion of a turn yet;
+a `Rules` hook saying where turns begin would replace this list."""
+
+
+def _begins_turn(event: Event) -> bool:
+    return any(event.type == kind and (phase is None or event.data.get("phase") == phase)
+               for kind, phase in TURN_MARKS)
 
 
 @bp.get("/replay/<int:game_id>/turns")
 def replay_turns(game_id: int) -> ResponseReturnValue:
-    """Where each turn (a side's movement phase) begins, for stepping a replay by turn."""
-    try:
-        record = hub().session.store.load(game_id)
-    except (RecordError, StoreError) as exc:
-        abort(404, str(exc))
+    """Where each turn begins, for stepping a replay by turn."""
+    record = _stored(game_id)
     turns = [n for n, entry in enumerate(record.entries, start=1)
-             if any(e.type == "PhaseBegan" and e.data.get("phase") == "movement"
-                    for e in entry.events)]
+             if any(_begins_turn(e) for e in entry.events)]
     return jsonify({"total": len(record.entries), "turns": turns})
+
+
+def _finished(game_id: int, record: Record) -> bool:
+    """Whether the stored game has ended, replayed once per length of its record (a record
+    only grows, an undo included, so the length tells a changed record apart) rather than once
+    per step of a scrubbing replay viewer."""
+    known: dict[tuple[int, int], bool] = current_app.extensions.setdefault("replay_finished", {})
+    key = (game_id, len(record.entries))
+    if key not in known:
+        if len(known) > 256:
+            known.clear()
+        known[key] = replay(record).game.outcome is not None
+    return known[key]
 
 
 @bp.get("/replay/<int:game_id>")
 def replay_view(game_id: int) -> ResponseReturnValue:
     """The position after `at` action lines: full information once the game is over (6)."""
-    store = hub().session.store
-    try:
-        record = store.load(game_id)
-    except (RecordError, StoreError) as exc:
-        abort(404, str(exc))
+    record = _stored(game_id)
     at = request.args.get("at", type=int)
     result = replay(record, upto_line=None if at is None else at + 1)
-    final = replay(record).game.outcome is not None
+    final = _finished(game_id, record)
     who = role()
     shown = REFEREE if final or who == REFEREE else who
     return jsonify({"game_id": game_id, "total": len(record.entries), "at": result.applied,
+                    "game": describe(result.game.rules, record.header.players),
                     "role": shown, "view": result.game.view(shown),
+                    "to_move": list(result.game.to_move()),
                     "action": (record.entries[result.applied - 1].action.text()
                                if result.applied and shown == REFEREE else None)})

@@ -19,6 +19,7 @@ from typing import Any
 from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
+from companion.web.about import GameAbout, describe
 
 __all__ = ["Alert", "Hub", "Tokens"]
 
@@ -64,6 +65,8 @@ class Hub:
         """Where typed codes go as input events (the live table's queue), if anywhere."""
         self._offers: dict[str, tuple[str, str]] = {}
         """Role -> (token, url) of a phone pairing shown on the table display until used."""
+        self.about: GameAbout = describe(session.game.rules, session.header.players)
+        """The game as the page shell needs it: name, title, roles, its screen module."""
 
     @property
     def lock(self) -> threading.RLock:
@@ -85,7 +88,9 @@ class Hub:
                 legal = game.legal_actions()
             return {
                 "version": self.version, "game_id": self.session.game_id,
+                "game": self.about,
                 "view": view,
+                "to_move": list(game.to_move()),
                 "legal": [a.text() for a in legal],
                 "alert": None if self.alert is None else self.alert.for_role(role),
                 "actions": len(self.session.entries),

@@ -11,9 +11,12 @@ __all__ = ["present", "qr_svg"]
 
 
 def qr_svg(text: str) -> str:
-    """A QR code as inline SVG: phones pair by scanning it off the table display (4)."""
+    """A QR code as inline SVG: phones pair by scanning it off the table display (4). It has a
+    viewBox and no fixed size, so the page can size it whole (a fixed size is cropped, not
+    scaled, and a cropped code does not scan)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, xmldecl=False, svgns=True)
+    segno.make(text, error="m").save(out, kind="svg", scale=4, xmldecl=False, svgns=True,
+                                     omitsize=True)
     return out.getvalue().decode()
 
 

@@ -1,0 +1,30 @@
+"""Each game's screen module, served from the game's own package (as Rally the Troops' server
+hosts each module's `play.js`).
+
+The page shell imports it by the URL the view names (`companion.web.about.screen_url`). Only a
+game's declared screen file can be served this way: the name is resolved through the game
+registry and the file is the one its spec names, so no other file of a package is reachable.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, send_file
+from flask.typing import ResponseReturnValue
+
+from companion.games import MissingCapability, UnknownGameName, game
+
+__all__ = ["bp"]
+
+bp = Blueprint("screens", __name__)
+
+
+@bp.get("/games/<name>/screen.js")
+def screen(name: str) -> ResponseReturnValue:
+    """The game's screen module; 404 with a sentence when the game has none (yet)."""
+    try:
+        path = game(name).need("screen")
+    except (MissingCapability, UnknownGameName) as exc:
+        abort(404, str(exc))
+    if not path.is_file():
+        abort(404, f"{game(name).title}'s screen module {path.name} is missing from its package")
+    return send_file(path, mimetype="text/javascript", max_age=0)
