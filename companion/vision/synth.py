@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -201,6 +202,15 @@ class Synth:
         px, py = cv2.perspectiveTransform(centre, inverse)[0][0]
         left, top, _, _ = self.geometry.extent
         return float(px) / PX_PER_MM + left, float(py) / PX_PER_MM + top
+
+    def photograph_until(self, scene: Scene, camera: Camera, looks: Iterable[Look],
+                         on_frame: Callable[[np.ndarray], object]) -> bool:
+        """Photograph `scene` under each look in turn (a hand, then still frames) until
+        `on_frame` (a simulated table's camera input) returns something: a change was read."""
+        for look in looks:
+            if on_frame(self.photograph(scene, camera, look).image) is not None:
+                return True
+        return False
 
     def photograph(self, scene: Scene, camera: Camera, look: Look = Look()) -> Frame:
         matrix = self.homography(camera)

@@ -12,18 +12,13 @@ The frame-by-frame demo renders the same inputs through the synthetic camera.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.core import (
     CHANCE,
     Action,
     Game,
-    Proposal,
-    Question,
-    Ruling,
     chance_rng,
     pick_action,
 )
@@ -33,6 +28,7 @@ from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
 from companion.games.sekigahara.rules.state import BAG
 from companion.kits import load_kit
 from companion.table.acting import Press, Scan, Seen, TableInput
+from companion.table.readback import ReadBack, feed
 from companion.table.registry import TableRegistry
 from companion.vision.table import TableDiff
 
@@ -43,8 +39,6 @@ PRESSES = {"movement_level": "confirm", "end_movement": "next_phase", "discard":
 """Actions with no footprint on the board: the button a player presses for them."""
 HIDDEN = {"deal"}
 """Chance actions nobody sees at the table: cards dealt face down (the hands are counted)."""
-MISSES_KEPT = 10
-"""Misses kept word for word, to show what the referee said instead."""
 
 
 
@@ -117,32 +111,6 @@ def _diff(before: Mapping[str, str], after: Mapping[str, str],
     return TableDiff(moved, appeared, gone)
 
 
-@dataclass
-class ReadBack:
-    """Verb by verb: actions the referee proposed, asked about (the script's among the
-    options), missed (an alert, nothing or something else), or that the table cannot show."""
-
-    recovered: Counter[str] = field(default_factory=Counter)
-    asked: Counter[str] = field(default_factory=Counter)
-    missed: Counter[str] = field(default_factory=Counter)
-    hidden: Counter[str] = field(default_factory=Counter)
-    first_misses: list[str] = field(default_factory=list)
-
-    def add(self, other: ReadBack) -> None:
-        """Count `other`'s game in too (the first misses up to MISSES_KEPT in all)."""
-        for mine, theirs in ((self.recovered, other.recovered), (self.asked, other.asked),
-                             (self.missed, other.missed), (self.hidden, other.hidden)):
-            mine.update(theirs)
-        self.first_misses += other.first_misses[:MISSES_KEPT - len(self.first_misses)]
-
-    def summary(self) -> dict[str, Any]:
-        total = sum((self.recovered + self.asked + self.missed).values())
-        return {"actions": total, "recovered": sum(self.recovered.values()),
-                "asked": sum(self.asked.values()), "missed": sum(self.missed.values()),
-                "hidden": sum(self.hidden.values()), "asked_by_verb": dict(self.asked),
-                "missed_by_verb": dict(self.missed), "first_misses": self.first_misses}
-
-
 def read_back(script: Iterable[Action], game: Game[Any], registry: TableRegistry) -> ReadBack:
     """Act `script` out from `game`'s position and count what the referee reads back.
 
@@ -162,43 +130,10 @@ def read_back(script: Iterable[Action], game: Game[Any], registry: TableRegistry
             result.hidden[action.verb] += 1
             continue
         rulings = feed(referee, before, inputs) or referee.decisions(before)
-        _count(result, action, rulings)
+        result.count(action, rulings)
         referee.desync = None
         referee.forget_inputs()
     return result
-
-
-def feed(referee: SekigaharaReferee, state: SekigaharaState,
-          inputs: list[TableInput]) -> list[Ruling]:
-    rulings: list[Ruling] = []
-    for item in inputs:
-        if isinstance(item, Scan):
-            rulings += referee.on_card(state, item.code)
-        elif isinstance(item, Press):
-            rulings += referee.on_button(state, item.name)
-        else:
-            rulings += referee.on_diff(state, item.diff)
-    return rulings
-
-
-def _count(result: ReadBack, action: Action, rulings: list[Ruling]) -> None:
-    if any(isinstance(r, Proposal) and r.action == action for r in rulings):
-        result.recovered[action.verb] += 1
-    elif any(isinstance(r, Question) and action in r.options for r in rulings):
-        result.asked[action.verb] += 1
-    else:
-        result.missed[action.verb] += 1
-        if len(result.first_misses) < MISSES_KEPT:
-            said = "; ".join(type(r).__name__ + ": " + _brief(r) for r in rulings) or "nothing"
-            result.first_misses.append(f"{action.text()[:120]} -> {said[:200]}")
-
-
-def _brief(ruling: Ruling) -> str:
-    if isinstance(ruling, Proposal):
-        return ruling.action.text()
-    if isinstance(ruling, Question):
-        return f"{len(ruling.options)} options"
-    return f"{ruling.rule} {ruling.message}"
 
 
 def _random_game(rules: SekigaharaRules, seed: int) -> list[Action]:

@@ -77,11 +77,7 @@ class SekigaharaPlayer:
         scene = self.layout.arrange({tags[b]: zone for b, zone in blocks.items()})
         looks = [self._hand_look(before)] * HAND_FRAMES if hand else []
         looks += [self._still_look() for _ in range(MAX_STILL_FRAMES)]
-        for look in looks:
-            frame = self.synth.photograph(scene, self.camera, look)
-            if self.on_frame(frame.image) is not None:
-                return True
-        return False
+        return self.synth.photograph_until(scene, self.camera, looks, self.on_frame)
 
     def _still_look(self) -> Look:
         self._look += 1
