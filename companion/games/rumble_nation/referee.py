@@ -1,0 +1,364 @@
+"""Rumble Nation at the table: what a stable change of the counts, a card scan or a button press
+means.
+
+The camera counts soldiers per region and colour and reads the dice in the tray (`reader.py`,
+`vision.count_tracker`); the card reader reads the tactic and daimyo cards' labels
+(`CARD:<card id>`). Soldiers carry no identity, so the referee does not guess a move from the
+pieces: it asks the rules. Every legal action of the player whose turn it is (a deployment with
+the dice rolled, else a tactic or daimyo card, only the scanned card's if one was scanned) is
+played forward on a copy of the state, and those whose effect on the board is exactly what the
+table now shows beyond the record are the candidates. One candidate, or several that leave the
+same game behind: a Proposal. Several that leave different games (a daimyo deployed or a soldier
+in its place, where the camera does not tell them apart; two cards moving one soldier alike with
+no card scanned): a Question on the tablet. None: an Alert naming the rule (5.1.1 for soldiers
+put where the dice do not send them), and desync until the table stands as the record has it.
+
+The dice lie in the tray between rolls. Taking them out is asking to roll (`roll`, or `reroll`
+once the dice are rolled, 5.1.1); the faces they land on are chance's `dice`, smallest first
+(three dice of one colour have no order). Dice thrown again without the tray seen empty are the
+roll and its faces at once. The `next_phase` button asks to roll as taking the dice out does;
+`confirm` takes the dice lying in the tray as the roll (faces equal to the last throw's, which
+the camera cannot tell from no throw). The war (5.2) and the scoring (6) follow the last
+deployment in the rules: nothing is read there but the soldiers staying as the record has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine.core import (
+    CHANCE,
+    Action,
+    Alert,
+    IllegalAction,
+    Proposal,
+    Question,
+    Ruling,
+    fold,
+)
+from companion.games.rumble_nation.reader import REINFORCEMENT, kind_of_daimyo
+from companion.games.rumble_nation.rules import RumbleNationRules
+from companion.games.rumble_nation.rules.state import RNState
+from companion.table.registry import TableRegistry
+from companion.vision.count_tracker import (
+    CountDiff,
+    Counts,
+    CountSnapshot,
+    CountTracker,
+    count_changes,
+    normalised,
+)
+
+__all__ = ["RumbleReferee", "board_of"]
+
+MAX_OPTIONS = 12
+"""Options a question offers at most (the tablet's list)."""
+DICE = 3
+
+
+def board_of(state: RNState, daimyo_seen: bool) -> dict[str, dict[str, int]]:
+    """Region -> kind -> pieces the record has on the map: each colour's soldiers, and its
+    daimyo as its own kind when the camera tells it apart (else as one more soldier)."""
+    pieces = {region: dict(players) for region, players in state.soldiers.items()}
+    for player, region in state.daimyo_at.items():
+        kind = kind_of_daimyo(player) if daimyo_seen else player
+        here = pieces.setdefault(region, {})
+        here[kind] = here.get(kind, 0) + 1
+    return normalised(pieces)
+
+
+def pieces_of(counts: Counts) -> dict[str, dict[str, int]]:
+    """The soldiers and daimyo the camera counted: reinforcements left out (they come in the
+    war, which the rules play, and leave as castles fall: 5.2.3)."""
+    return normalised({region: {k: n for k, n in kinds.items() if k != REINFORCEMENT}
+                       for region, kinds in counts.items()})
+
+
+@dataclass
+class RumbleReferee:
+    rules: RumbleNationRules
+    registry: TableRegistry
+    tracker: CountTracker | None = None
+    """The table's tracker: the dice lying in the tray when `confirm` is pressed."""
+    daimyo_seen: bool = False
+    """Whether the camera tells a daimyo from a soldier of its colour."""
+    desync: Alert | None = None
+    scanned: str | None = None
+    """A tactic or daimyo card scanned and not yet used by a move."""
+
+    # --- what the table shows -------------------------------------------------------------
+
+    def on_diff(self, state: RNState, diff: CountDiff) -> list[Ruling]:
+        """The actions a stable change means: soldiers first, then the dice (the dice first
+        while a roll waits for its faces), each judged on the state the one before left."""
+        if diff.before is None:
+            return []  # the first look at the table: the session compares it with the record
+        steps = ("dice", "pieces") if state.rolling else ("pieces", "dice")
+        behind = self._behind(state, diff)
+        rulings: list[Ruling] = []
+        for step in steps:
+            if step == "dice" and behind:
+                continue  # soldiers wait for an answer: dice thrown meanwhile are read when
+                # they land again as the roll and its faces at once
+            found = (self._pieces(state, diff) if step == "pieces"
+                     else self._dice(state, diff.after.dice) if diff.dice_changed else [])
+            rulings += found
+            if any(not isinstance(r, Proposal) for r in found):
+                break
+            for ruling in found:
+                assert isinstance(ruling, Proposal)
+                state = self._advance(state, ruling.action)
+        alert = next((r for r in rulings if isinstance(r, Alert)), None)
+        if alert is not None:
+            self.desync = alert
+        return rulings
+
+    def _behind(self, state: RNState, diff: CountDiff) -> bool:
+        """The table showed soldiers the record does not have before this change (a question
+        about them waits on the tablet)."""
+        before = pieces_of(diff.before.counts) if diff.before is not None else {}
+        return before != board_of(state, self.daimyo_seen)
+
+    def _pieces(self, state: RNState, diff: CountDiff) -> list[Ruling]:
+        """Soldiers changed: what the table shows beyond the record, explained by one action."""
+        if not count_changes(pieces_of(diff.before.counts if diff.before else {}),
+                             pieces_of(diff.after.counts)):
+            return []
+        moved = count_changes(board_of(state, self.daimyo_seen), pieces_of(diff.after.counts))
+        if not moved:
+            return []  # put back as the record has them
+        if state.outcome is not None:
+            return [Alert("5.2", "the war is fought with the soldiers as they were deployed: "
+                                 "put them back as the record has them")]
+        if state.phase != "deployment":
+            rule = "8" if state.phase == "daimyo" else "3"
+            return [Alert(rule, "soldiers moved before the deployment began: the set-up "
+                                f"({'daimyo cards' if rule == '8' else 'castles and cards'}) "
+                                "comes first")]
+        role = state.players[state.turn]
+        return [self._explain(state, role, moved)]
+
+    def _explain(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]]
+                 ) -> Ruling:
+        fits: list[tuple[Action, RNState]] = []
+        for action in self._candidates(state, role):
+            after = self._advance(state, action)
+            effect = count_changes(board_of(state, self.daimyo_seen),
+                                   board_of(after, self.daimyo_seen))
+            if effect == moved and all(after != other for _, other in fits):
+                fits.append((action, after))  # one action per game it leaves behind
+        if len(fits) == 1:
+            self.scanned = None
+            return Proposal(fits[0][0])
+        if fits:
+            options = tuple(action for action, _ in fits[:MAX_OPTIONS])
+            return Question(_question(options), options)
+        return self._refusal(state, role, moved)
+
+    def _candidates(self, state: RNState, role: str) -> list[Action]:
+        """The actions that put soldiers on the map now: deployments once the dice are rolled,
+        else the cards (only the scanned card's plays if one was scanned)."""
+        if state.rolling:
+            return []
+        verbs = ("deploy",) if state.dice else ("tactic", "daimyo")
+        found = [a for a in self.rules.legal_actions(state, role) if a.verb in verbs]
+        if self.scanned is not None:
+            found = [a for a in found if self._card(state, a) == self.scanned]
+        return found
+
+    @staticmethod
+    def _card(state: RNState, action: Action) -> str | None:
+        if action.verb == "tactic":
+            return str(action.args.get("card"))
+        return state.daimyo_cards.get(action.role) if action.verb == "daimyo" else None
+
+    def _refusal(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]]
+                 ) -> Alert:
+        """Why nothing legal leaves the table so, in the rulebook's terms."""
+        strangers = sorted({kind.split()[0] for kinds in moved.values() for kind in kinds}
+                           - {role})
+        if state.rolling:
+            return Alert("5.1.1", f"soldiers moved while {role}'s dice are being rolled: the "
+                                  "dice are read in the tray first", role=role)
+        if state.dice:
+            return self._deploy_refusal(state, role, moved, strangers)
+        if self.scanned is not None:
+            return Alert("5.1.2" if self.scanned in self.rules.kit.components.tactic_cards
+                         else "8.3", f"{self.scanned}: no play of this card moves the soldiers "
+                         f"as the table shows ({_changes(moved)}); a card is carried out in "
+                         "full or not at all", role=role)
+        if not strangers and all(n > 0 for kinds in moved.values() for n in kinds.values()) \
+                and len(moved) == 1:
+            return Alert("5.1.1", f"soldiers put in {_where(moved)} before the dice were "
+                                  "rolled: roll first (take the dice from the tray)", role=role)
+        return Alert("5.1.2", f"soldiers moved ({_changes(moved)}), but no card {role} may "
+                              "play moves them so: scan the card before moving", role=role)
+
+    def _deploy_refusal(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]],
+                        strangers: list[str]) -> Alert:
+        dice = ", ".join(map(str, state.dice))
+        if strangers:
+            return Alert("5.1", f"{', '.join(strangers)} soldiers moved: it is {role}'s turn "
+                                f"to deploy (dice {dice})", role=role)
+        if any(n < 0 for kinds in moved.values() for n in kinds.values()):
+            return Alert("5.1.1", f"soldiers taken off the map ({_changes(moved)}): a "
+                                  "deployment only adds soldiers", role=role)
+        if len(moved) > 1:
+            return Alert("5.1.1", f"soldiers put in {', '.join(sorted(moved))}: one deployment "
+                                  "goes into one region", role=role)
+        (where, kinds), = moved.items()
+        value = state.castles.get(where)
+        named = sorted({state.dice[i] + state.dice[j] for i in range(DICE)
+                        for j in range(i + 1, DICE)})
+        regions = [r for v in named for r, c in state.castles.items() if c == v]
+        if value not in named:
+            return Alert("5.1.1", f"soldiers put in {where} (castle {value}): the dice {dice} "
+                                  f"make {', '.join(map(str, named))}, naming "
+                                  f"{', '.join(regions) or 'no region with a castle'}",
+                         role=role)
+        return Alert("5.1.1", f"{sum(kinds.values())} soldier(s) put in {where}: with the dice "
+                              f"{dice} the single die sets how many (1-2: 1, 3-4: 2, 5-6: 3; "
+                              "fewer only when the reserve runs out)", role=role)
+
+    def _dice(self, state: RNState, faces: tuple[int, ...] | None) -> list[Ruling]:
+        """The tray changed: emptied (a roll asked), or dice landed (chance's faces)."""
+        if faces is None or state.phase != "deployment" or state.outcome is not None:
+            return []
+        role = state.players[state.turn]
+        if not faces:
+            return [] if state.rolling else [self._judge(state, self._roll(state, role))]
+        if len(faces) != DICE:
+            return []  # a die still out of the tray: wait for three
+        landed = Action(CHANCE, "dice", {"values": list(faces)})
+        if state.rolling:
+            return [self._judge(state, landed)]
+        if state.dice and tuple(sorted(state.dice)) == faces:
+            return []
+        asked = self._judge(state, self._roll(state, role))  # thrown straight back in
+        if not isinstance(asked, Proposal):
+            return [asked]
+        return [asked, self._judge(self._advance(state, asked.action), landed)]
+
+    @staticmethod
+    def _roll(state: RNState, role: str) -> Action:
+        return Action(role, "reroll" if state.dice else "roll")
+
+    def _judge(self, state: RNState, action: Action) -> Ruling:
+        try:
+            self.rules.decide(state, action)
+        except IllegalAction as exc:
+            return Alert(exc.rule, exc.message, exc.legal,
+                         None if action.role == CHANCE else action.role)
+        return Proposal(action)
+
+    def _advance(self, state: RNState, action: Action) -> RNState:
+        return fold(self.rules, state, self.rules.decide(state, action))
+
+    # --- the record and the table -----------------------------------------------------------
+
+    def table_matches(self, state: RNState, seen: CountSnapshot | None) -> bool:
+        """Whether the soldiers (and daimyo) stand as the record has them, and the dice rolled
+        this turn lie in the tray (the way out of desync)."""
+        pieces = pieces_of(seen.counts) if seen is not None else {}
+        ok = pieces == board_of(state, self.daimyo_seen)
+        if ok and state.dice and not state.rolling and seen is not None \
+                and seen.dice is not None:
+            ok = seen.dice == tuple(sorted(state.dice))
+        if ok:
+            self.desync = None
+        return ok
+
+    def expected(self, state: RNState) -> CountSnapshot:
+        """The record's table: the tray as the record has it only while this turn's dice lie
+        there (else as last seen)."""
+        dice = tuple(sorted(state.dice)) if state.dice and not state.rolling else None
+        return CountSnapshot(board_of(state, self.daimyo_seen), dice)
+
+    def forget_inputs(self) -> None:
+        self.scanned = None
+
+    # --- cards and buttons ------------------------------------------------------------------
+
+    def on_card(self, state: RNState, code: str) -> list[Ruling]:
+        """A daimyo card scanned while they are chosen is that choice (8); a tactic card, or a
+        player's own daimyo card turned face up, waits for the soldiers it moves."""
+        card = self.registry.card(code)
+        components = self.rules.kit.components
+        if card is None or card not in (*components.tactic_cards, *components.daimyo_cards):
+            return [Alert("3", f"unknown card code {code!r}: not a Rumble Nation card label")]
+        if state.phase == "daimyo" and card in components.daimyo_cards:
+            role = state.players[state.turn]
+            return [self._judge(state, Action(role, "choose_daimyo", {"card": card}))]
+        if state.phase != "deployment" or state.outcome is not None:
+            return [Alert("5.1.2", f"{card} scanned outside the deployment phase")]
+        role = state.players[state.turn]
+        verb = "tactic" if card in components.tactic_cards else "daimyo"
+        plays = [a for a in self.rules.legal_actions(state, role)
+                 if a.verb == verb and self._card(state, a) == card]
+        if not plays:
+            return [self._unplayable(state, role, verb, card)]
+        self.scanned = card
+        return []
+
+    @staticmethod
+    def _unplayable(state: RNState, role: str, verb: str, card: str) -> Alert:
+        """Why the rules list no play of a scanned card now (5.1.2, 8.3), in their terms."""
+        rule = "5.1.2" if verb == "tactic" else "8.3"
+        used = state.tactic_used if verb == "tactic" else state.daimyo_used
+        if verb == "daimyo" and state.daimyo_cards.get(role) != card:
+            why = f"{card} is not {role}'s daimyo card"
+        elif verb == "tactic" and card not in state.tactics:
+            why = f"{card} is not on the display ({', '.join(state.tactics) or 'empty'})"
+        elif state.dice or state.rolling:
+            why = f"{role} has rolled the dice: this turn deploys soldiers"
+        elif role in used:
+            why = f"{role} has used {'a tactic' if verb == 'tactic' else 'the daimyo'} card"
+        elif state.katana:
+            why = f"no more cards once a player has placed all his soldiers " \
+                  f"({', '.join(sorted(state.katana))} has)"
+        else:
+            why = f"{card} cannot be carried out in full now, so it cannot be chosen"
+        return Alert(rule, why, role=role)
+
+    def on_button(self, state: RNState, name: str) -> list[Ruling]:
+        """`next_phase`: the player asks to roll (or reroll); `confirm` while a roll waits:
+        the dice lying in the tray are its faces."""
+        if state.phase != "deployment" or state.outcome is not None:
+            return []
+        role = state.players[state.turn]
+        if name == "next_phase" and not state.rolling:
+            return [self._judge(state, self._roll(state, role))]
+        if name == "confirm" and state.rolling:
+            stable = self.tracker.stable if self.tracker is not None else None
+            faces = stable.dice if stable is not None else None
+            if faces is None or len(faces) != DICE:
+                return [Alert("5.1.1", "confirm: three dice must lie in the tray, each read",
+                              role=role)]
+            return [self._judge(state, Action(CHANCE, "dice", {"values": list(faces)}))]
+        return []
+
+    def decisions(self, state: RNState) -> list[Ruling]:
+        """Nothing the table cannot show: every choice is soldiers, dice or a card."""
+        return []
+
+
+def _question(options: tuple[Action, ...]) -> str:
+    verbs = {a.verb for a in options}
+    if verbs == {"deploy"}:
+        return "Did the daimyo go in place of a soldier (8)?"
+    cards = {str(a.args.get("card", a.verb)) for a in options}
+    if len(cards) > 1:
+        return "Which card was played (5.1.2)?"
+    return "Which move was it?"
+
+
+def _changes(moved: Mapping[str, Mapping[str, int]]) -> str:
+    return "; ".join(f"{region}: " + ", ".join(f"{n:+d} {kind}" for kind, n in kinds.items())
+                     for region, kinds in moved.items())
+
+
+def _where(moved: Mapping[str, Any]) -> str:
+    return ", ".join(sorted(moved))
+

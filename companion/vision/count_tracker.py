@@ -1,0 +1,138 @@
+"""Stable counts: how many pieces of each kind stand in each zone, and the dice in the tray, once
+the table has been still for a few frames.
+
+Some games put untagged pieces on the map (Rumble Nation's soldiers, counted by colour in each
+region) and read dice in a tray. Their reader turns a frame into a `FrameCounts`; this tracker
+turns readings into stable snapshots and the diff between consecutive ones, as
+`table.StableTracker` does for tagged blocks. A frame is trusted only when nothing is in doubt:
+no hand or motion over the table, the board placed, every zone read with confidence and every
+die in the tray read. A snapshot is stable once `agree` trusted frames in a row show the same
+counts and dice. Counts are compared exactly: a zone whose count flickers between frames never
+becomes stable, so the referee is never handed a count the camera was unsure of.
+
+Zones, kinds and faces are strings and numbers here: what a count means is the referee's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = ["CountDiff", "CountSnapshot", "CountTracker", "Counts", "FrameCounts",
+           "count_changes", "normalised"]
+
+Counts = Mapping[str, Mapping[str, int]]
+"""Zone -> kind (a colour, a piece type) -> how many stand there."""
+
+
+def normalised(counts: Counts) -> dict[str, dict[str, int]]:
+    """The counts without zeros or empty zones: one spelling for equal tables."""
+    return {zone: {kind: n for kind, n in sorted(kinds.items()) if n}
+            for zone, kinds in sorted(counts.items()) if any(kinds.values())}
+
+
+def count_changes(before: Counts, after: Counts) -> dict[str, dict[str, int]]:
+    """Zone -> kind -> how many more stand there in `after` (negative: fewer); zeros left out."""
+    changes: dict[str, dict[str, int]] = {}
+    for zone in sorted(set(before) | set(after)):
+        was, now = before.get(zone, {}), after.get(zone, {})
+        delta = {kind: now.get(kind, 0) - was.get(kind, 0) for kind in sorted(set(was) | set(now))}
+        delta = {kind: n for kind, n in delta.items() if n}
+        if delta:
+            changes[zone] = delta
+    return changes
+
+
+@dataclass(frozen=True)
+class FrameCounts:
+    """One frame as a counting reader saw it."""
+
+    counts: Counts
+    dice: tuple[int | None, ...] = ()
+    """The faces read in the tray, smallest first; None for a die seen but not read (covered,
+    tilted); an empty tray reads ()."""
+    moving: bool = False
+    """A hand or motion over the table: nothing in this frame is trusted."""
+    doubtful: frozenset[str] = frozenset()
+    """Zones whose count the reader is unsure of (pieces in a heap, a clump between sizes)."""
+    board_found: bool = True
+
+    @property
+    def trusted(self) -> bool:
+        return self.board_found and not self.moving and not self.doubtful \
+            and None not in self.dice
+
+
+@dataclass(frozen=True)
+class CountSnapshot:
+    """The table as it stands: counts (normalised) and the dice in the tray."""
+
+    counts: Counts = field(default_factory=dict)
+    dice: tuple[int, ...] | None = ()
+    """Faces smallest first; () an empty tray; None: not known (a person settled the counts
+    and the tray was not looked at since)."""
+
+    def count(self, zone: str, kind: str) -> int:
+        return self.counts.get(zone, {}).get(kind, 0)
+
+
+@dataclass(frozen=True)
+class CountDiff:
+    """What changed between two stable snapshots (`before` None: the first one)."""
+
+    before: CountSnapshot | None
+    after: CountSnapshot
+
+    @property
+    def changes(self) -> dict[str, dict[str, int]]:
+        """Zone -> kind -> how many more (negative: fewer) stand there now."""
+        return count_changes(self.before.counts if self.before else {}, self.after.counts)
+
+    @property
+    def dice_changed(self) -> bool:
+        """Whether the tray shows other dice (unknown before counts as no change)."""
+        was = self.before.dice if self.before is not None else ()
+        return was is not None and self.after.dice is not None and was != self.after.dice
+
+    def __bool__(self) -> bool:
+        return bool(self.changes) or self.dice_changed
+
+
+@dataclass
+class CountTracker:
+    """Readings in, a `CountDiff` out when the still table shows something new."""
+
+    agree: int = 3
+    """Trusted frames in a row that must agree before a snapshot is stable."""
+    stable: CountSnapshot | None = None
+    untrusted: int = 0
+    """Frames ignored so far (hands, motion, doubtful zones, unread dice, no board)."""
+    _history: list[CountSnapshot] = field(default_factory=list)
+
+    def feed(self, reading: FrameCounts) -> CountDiff | None:
+        """A diff when a new stable snapshot differs from the last (the first stable snapshot
+        is a diff from nothing, which may be empty); None otherwise."""
+        if not reading.trusted:
+            self.untrusted += 1
+            self._history.clear()  # a hand came and went: the agreeing frames start again
+            return None
+        dice = tuple(sorted(f for f in reading.dice if f is not None))
+        seen = CountSnapshot(normalised(reading.counts), dice)
+        self._history = [*self._history[-(self.agree - 1):], seen]
+        if len(self._history) < self.agree or any(h != seen for h in self._history):
+            return None
+        previous = self.stable
+        if previous is not None and previous.counts == seen.counts \
+                and previous.dice in (None, seen.dice):
+            self.stable = seen  # the tray, unknown since a settle, is known again
+            return None
+        self.stable = seen
+        return CountDiff(previous, seen)
+
+    def settle(self, expected: CountSnapshot) -> None:
+        """Take `expected` as the table now (an action entered on the tablet: the record is
+        the table). The tray keeps what was seen when `expected` does not say."""
+        dice = expected.dice
+        if dice is None and self.stable is not None:
+            dice = self.stable.dice
+        self.stable = CountSnapshot(normalised(expected.counts), dice)
