@@ -866,16 +866,28 @@ def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
               type=click.Path(path_type=Path, file_okay=False, exists=True),
               help="Measure the lens instead, from photographs of the ChArUco board "
               "(companion print-tags --charuco) in this folder.")
+@click.option("--colours", is_flag=True,
+              help="Learn the players' colours instead (games whose pieces are counted by "
+              "colour): one piece of each colour alone on its spot, one frame.")
+@click.option("--spot", "spots", multiple=True, metavar="COLOUR=REGION",
+              help="With --colours: where that colour's piece stands (default: the board's "
+              "calibration_spots).")
 def calibrate_command(game: str, source: str, image_path: Path | None,
                       out: Path | None, camera_height_mm: float | None,
-                      intrinsics_dir: Path | None) -> None:
+                      intrinsics_dir: Path | None, colours: bool,
+                      spots: tuple[str, ...]) -> None:
     """Place the board from its corner markers; save it and an overlay to check by eye.
 
     With --intrinsics, measure the lens from ChArUco photographs and save it beside the pose.
+    With --colours, learn the players' colours under this table's light and save them in the
+    user's calibration of the game.
     """
     spec = _game(game)
     if intrinsics_dir is not None:
         _calibrate_lens(spec, intrinsics_dir, out)
+        return
+    if colours:
+        _calibrate_colours(spec, source, image_path, out, spots)
         return
     _need(spec, "calibration")
     import random
@@ -913,6 +925,44 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
         raise SystemExit(1) from None
     click.echo(f"{result.corners_seen} corner markers, fit within {result.error_mm:.2f} mm; "
                f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
+
+
+def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
+                       out: Path | None, spots: tuple[str, ...]) -> None:
+    """The guided colour step: one frame with a piece of each colour on its spot."""
+    import cv2
+
+    from companion.userdata import calibration_folder
+    from companion.vision.colour_calibration import ColourCalibrationError, calibrate_colours
+    from companion.vision.counting import CountingBoard
+    from companion.vision.sources import CameraSource
+    from companion.vision.table import BoardNotFound
+
+    _need(spec, "calibration")
+    wanted = dict(s.partition("=")[::2] for s in spots)
+    if any(not colour or not region for colour, region in wanted.items()):
+        click.echo("error: --spot takes COLOUR=REGION (e.g. --spot red=kyo)", err=True)
+        raise SystemExit(1)
+    if source == "synthetic":
+        click.echo("error: --colours needs a photograph of your pieces: --source camera or "
+                   "--source image --image PHOTO", err=True)
+        raise SystemExit(1)
+    frame = (cv2.imread(str(image_path)) if image_path else None) if source == "image" \
+        else CameraSource().next_frame()
+    if frame is None:
+        click.echo(f"error: no frame from the {source} source", err=True)
+        raise SystemExit(1)
+    try:
+        board = CountingBoard.load(load_kit(spec.kit))
+        path, learned = calibrate_colours(board, frame, out or calibration_folder(spec.name),
+                                          wanted or None)
+    except (ColourCalibrationError, BoardNotFound, KeyError, TypeError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    for name, colour in sorted(learned.items()):
+        click.echo(f"{name}: on {colour.region}, BGR {colour.bgr}, hue {colour.hue}, chroma "
+                   f"{colour.chroma}" + (" (read as dark)" if colour.dark(board) else ""))
+    click.echo(f"saved {path}")
 
 
 def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
