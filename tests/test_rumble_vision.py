@@ -44,8 +44,10 @@ from companion.vision.colour_calibration import (
 )
 from companion.vision.counting import (
     BoardNotFound,
+    Clump,
     CountingBoard,
     CountingReader,
+    RegionPieces,
     read_region,
     soldier_clumps,
 )
@@ -180,6 +182,23 @@ def test_empty_regions_and_an_empty_board_read_zero(board, synth, reader, busy):
     assert _all_zero(reading.counts) and _all_zero(reading.large)
     assert set(reading.neutral.values()) == {0}
     assert reading.dice.faces == (3, 4, 6)
+
+
+def test_the_piece_area_is_fitted_when_a_colour_has_no_lone_piece(board):
+    """Blue soldiers looking 12 % small (blur on dark sides), none of them alone: clumps of 4, 3
+    and 5 pin the area of one. With a single clump nothing does, and the nominal area leaves it
+    4.4 pieces: flagged, not trusted."""
+    unit = 0.88 * board.cube_mm ** 2
+
+    def clump(n: int) -> Clump:
+        return Clump("blue", (0.0, 0.0), unit * (n + board.seam * (n - 1)))
+
+    regions = {"kyo": RegionPieces("kyo", (clump(4), clump(3))),
+               "oko": RegionPieces("oko", (clump(5),))}
+    counts, _, _, doubts = counting.tally(board, regions)
+    assert (counts["kyo"]["blue"], counts["oko"]["blue"], doubts) == (7, 5, {})
+    alone = {"oko": RegionPieces("oko", (clump(5),))}
+    assert "4.40 pieces" in counting.tally(board, alone)[3]["oko"][0]
 
 
 # --- daimyo and reinforcements --------------------------------------------------------------

@@ -376,7 +376,7 @@ def _unlike(board: CountingBoard, colour: PieceColour, f: _Features, blob: _Blob
     off = abs((hue - float(reference[0]) + 90) % 180 - 90)
     pale = float(np.median(blob.pixels(f.chroma))) / max(max(b, g, r) - min(b, g, r), 1)
     if off > board.doubt.hue and pale < board.doubt.pale:
-        return f"a {colour.name} clump unlike a {colour.name} piece (skin?)"
+        return f"a {colour.name} clump unlike a {colour.name} piece (skin, or clipped by glare?)"
     return ""
 
 
@@ -549,8 +549,9 @@ def tally(board: CountingBoard, regions: Mapping[str, RegionPieces],
     over one unit's area in this frame (`_lone_piece`), per colour, less the seams between
     touching pieces (`CountingBoard.seam`)."""
     names: list[str | None] = [c.name for c in board.colours]
-    lone = {name: _lone_piece([c.area for r in regions.values() for c in r.clumps
-                               if c.colour == name and not c.large], board.cube_mm ** 2)
+    plain = [c for r in regions.values() for c in r.clumps if not c.large]
+    lone = {name: _lone_piece([c.area for c in plain if c.colour == name], board.cube_mm ** 2,
+                              board.seam)
             for name in [*names, None]}
     counts = {region: {c.name: 0 for c in board.colours} for region in regions}
     large = {region: {c.name: 0 for c in board.colours} for region in regions}
@@ -597,13 +598,29 @@ def soldier_clumps(board: CountingBoard, patch: np.ndarray, zone: Zone,
     return found
 
 
-def _lone_piece(areas: list[float], unit: float) -> float:
-    """The area one piece of a colour covers in this frame: the median of the clumps near
-    the nominal area, when there are two or more, else the nominal area. Lighting, blur and
-    the sides a camera sees make a piece look a few per cent larger or smaller, enough to
-    turn six touching pieces into seven."""
+def _lone_piece(areas: list[float], unit: float, seam: float = 0.0) -> float:
+    """The area one piece of a colour covers in this frame. Lighting, blur and the sides a
+    camera sees make a piece look up to a sixth larger or smaller, and differently for each
+    colour: enough to turn six touching pieces into seven. It is the median of the clumps near
+    `unit` when there are two or more; else, with three clumps or more, the area within a
+    quarter of `unit` that makes them all nearest to whole numbers of pieces (`_fit_unit`);
+    else `unit`."""
     lone = sorted(a for a in areas if 0.7 * unit <= a <= 1.4 * unit)
-    return float(np.median(lone)) if len(lone) >= 2 else unit
+    if len(lone) >= 2:
+        return float(np.median(lone))
+    return _fit_unit(areas, unit, seam) if len(areas) >= 3 else unit
+
+
+def _fit_unit(areas: list[float], unit: float, seam: float) -> float:
+    """The piece's area, within a quarter of `unit`, for which the clumps' `areas` are nearest
+    whole numbers of pieces, a little drawn towards `unit`. Clumps of different sizes pin it:
+    one clump of six is as well explained by five larger pieces."""
+    found = np.array(areas, np.float64)[:, None]
+    candidates = unit * np.exp(np.linspace(-0.25, 0.25, 101))[None, :]
+    pieces = (found / candidates + seam) / (1 + seam)
+    misfit = np.mean((pieces - np.round(pieces)) ** 2, axis=0)
+    cost = misfit + 0.5 * np.log(candidates[0] / unit) ** 2
+    return float(candidates[0, int(np.argmin(cost))])
 
 
 def _view(frame: np.ndarray, calibration: Calibration, rect: tuple[float, float, float, float],
