@@ -477,11 +477,8 @@ def test_a_random_corpus_frame_carries_its_truth(board, synth, reader):
     assert reading.neutral == frame.reinforcements
 
 
-def test_the_old_names_still_work(board):
-    assert counting.RumbleBoard is CountingBoard
-    assert counting.RumbleReader is CountingReader
-    assert counting.RumbleReading is counting.CountReading
-    assert counting.SoldierColour is counting.PieceColour
+def test_a_board_needs_its_kit_or_its_file():
+    """The generic counting layer names no game: it cannot guess whose board to load."""
     with pytest.raises(TypeError, match="kit or the board file"):
         CountingBoard.load()
 

@@ -46,9 +46,8 @@ from companion.vision.table import BoardNotFound, Calibration, calibrate
 
 __all__ = ["TOP_PX_PER_MM", "TRAY_PX_PER_MM", "BoardNotFound", "Clump", "CountReading",
            "CountingBoard", "CountingReader", "DoubtLimits", "LargePiece", "NeutralPiece",
-           "PieceColour", "RegionPieces", "RumbleBoard", "RumbleReader", "RumbleReading",
-           "SoldierColour", "board_tint", "count_soldiers", "piece_mask", "read_region",
-           "soldier_clumps", "tally"]
+           "PieceColour", "RegionPieces", "board_tint", "count_soldiers", "piece_mask",
+           "read_region", "soldier_clumps", "tally"]
 
 TOP_PX_PER_MM = 2.0
 """Resolution of the top view pieces are counted in: a cube of 8 mm is 16 x 16 pixels."""
@@ -73,10 +72,6 @@ class PieceColour:
         low, high = self.hue
         inside = (hue >= low) & (hue <= high) if low <= high else (hue >= low) | (hue <= high)
         return inside & (chroma > board.chroma_min * 0.8)
-
-
-SoldierColour = PieceColour
-"""The name before pieces other than soldiers were counted (kept for existing callers)."""
 
 
 @dataclass(frozen=True)
@@ -226,10 +221,6 @@ def _pair(values: Any) -> Any:
     return (type(first)(first), type(second)(second))
 
 
-RumbleBoard = CountingBoard
-"""The name before counting was made generic (kept for existing callers; to be removed)."""
-
-
 @dataclass(frozen=True)
 class Clump:
     """Touching pieces of one colour (or the neutral pieces, colour `None`) in one region:
@@ -269,10 +260,6 @@ class CountReading:
     def doubtful(self) -> tuple[str, ...]:
         """The regions whose counts are a guess: ask, do not trust them."""
         return tuple(sorted(self.doubts))
-
-
-RumbleReading = CountReading
-"""The name before counting was made generic (kept for existing callers; to be removed)."""
 
 
 @dataclass(frozen=True)
@@ -689,10 +676,6 @@ class CountingReader:
     def board_reads(self, frame: np.ndarray) -> list[TagRead]:
         """The corner markers only: pieces and dice carry no tags."""
         return [r for r in self.detector.detect(frame) if r.id in self.board.geometry.corners]
-
-
-RumbleReader = CountingReader
-"""The name before counting was made generic (kept for existing callers; to be removed)."""
 
 
 def piece_mask(board: CountingBoard, patch: np.ndarray, zone: Zone,
