@@ -245,8 +245,7 @@ class TableSession:
         self.counts.alerts += 1
         if table:
             self.referee.desync = alert
-        self.hub.raise_alert(alert if alert.role else Alert(alert.rule, alert.message,
-                                                            alert.legal, REFEREE))
+        self.hub.raise_alert(alert)  # no role: Alert.for_role shows it to the referee only
         self._show("illegal")
 
     def _show(self, state: str) -> None:
