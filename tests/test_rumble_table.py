@@ -398,3 +398,144 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     # Everything was read from the table: three dice have no order, and the rules list a roll
     # smallest first as the camera reads it.
     assert report["manual"] == report["undone"] == report["questions"] == 0, report["misses"]
+
+
+# --- a region the camera cannot count (issue 15: "say so as a question") ----------------------
+
+def test_a_doubt_that_stays_is_handed_on_once_with_the_region_marked_and_its_last_count():
+    tracker = CountTracker(doubt_after=4)
+    for _ in range(3):
+        tracker.feed(frame(kyo={RED: 1}, oko={BLUE: 1}))
+    assert tracker.stable == CountSnapshot({"kyo": {RED: 1}, "oko": {BLUE: 1}}, (1, 2, 3))
+    # two soldiers leaning on each other in Kyo (read 3, unsure), one more blue in Oko
+    heaped = frame(doubtful=("kyo",), kyo={RED: 3}, oko={BLUE: 2})
+    assert [tracker.feed(heaped) for _ in range(3)] == [None] * 3
+    diff = tracker.feed(heaped)
+    assert diff is not None and diff.doubtful == {"kyo"} and diff.new_doubts == {"kyo"}
+    assert diff.after.count("kyo", RED) == 1  # the last known count, never the unsure one
+    assert diff.changes == {"oko": {BLUE: 1}}
+    assert all(tracker.feed(heaped) is None for _ in range(10))  # handed on once
+
+
+def test_a_passing_doubt_is_waited_out_and_a_new_doubt_alone_is_handed_on():
+    tracker = CountTracker(doubt_after=4)
+    for _ in range(3):
+        tracker.feed(frame(kyo={RED: 1}))
+    for _ in range(3):  # a piece settling: three doubtful frames, then read with confidence
+        assert tracker.feed(frame(doubtful=("kyo",), kyo={RED: 2})) is None
+    assert [tracker.feed(frame(kyo={RED: 2})) for _ in range(2)] == [None, None]
+    diff = tracker.feed(frame(kyo={RED: 2}))
+    assert diff is not None and diff.changes == {"kyo": {RED: 1}} and not diff.doubtful
+    flicker = [frame(doubtful=("kyo",), kyo={RED: 2}), frame(doubtful=("kyo",), kyo={RED: 3}),
+               frame(doubtful=("kiyosu",), kyo={RED: 2})]
+    for reading in flicker * 3:  # the unsure count may flicker; the doubtful zones may not
+        assert tracker.feed(reading) is None
+    for _ in range(3):
+        assert tracker.feed(frame(doubtful=("kyo",), kyo={RED: 3})) is None
+    diff = tracker.feed(frame(doubtful=("kyo",), kyo={RED: 3}))
+    assert diff is not None and not diff.changes and diff.new_doubts == {"kyo"} and diff
+
+
+def test_a_doubt_asked_about_is_not_asked_again_and_clearing_it_shows_the_count():
+    tracker = CountTracker(doubt_after=2)
+    for _ in range(3):
+        tracker.feed(frame(kyo={RED: 1}))
+    heaped = frame(doubtful=("kyo",), kyo={RED: 2})
+    tracker.feed(heaped)
+    assert tracker.feed(heaped) is not None
+    tracker.settle(CountSnapshot({"kyo": {RED: 3}}, None))  # the answer: two more in Kyo
+    assert tracker.stable == CountSnapshot({"kyo": {RED: 3}}, (1, 2, 3), frozenset({"kyo"}))
+    assert all(tracker.feed(heaped) is None for _ in range(5))
+    assert [tracker.feed(frame(kyo={RED: 3})) for _ in range(3)] == [None] * 3  # as answered
+    assert tracker.stable == CountSnapshot({"kyo": {RED: 3}}, (1, 2, 3))
+    for _ in range(2):
+        tracker.feed(frame(kyo={RED: 2}))
+    wrong = tracker.feed(frame(kyo={RED: 2}))  # set apart, one fewer than answered
+    assert wrong is not None and wrong.changes == {"kyo": {RED: -1}}
+
+
+def doubtful_change(played: Game, dice: tuple[int, ...], doubtful: tuple[str, ...],
+                    **extra: dict[str, int]) -> CountDiff:
+    before = table(played, dice)
+    after = table(played, dice, **extra)
+    return CountDiff(before, CountSnapshot(after.counts, dice, frozenset(doubtful)))
+
+
+def test_soldiers_the_camera_cannot_count_are_asked_about_naming_the_region():
+    played = rolled(set_up(), RED, 1, 3, 4)  # 1+3 = 4 Kyo (with 4: 2 soldiers)
+    (question,) = referee(played).on_diff(played.state,
+                                          doubtful_change(played, (1, 3, 4), ("kyo",)))
+    assert isinstance(question, Question)
+    assert question.text.startswith("The camera cannot count Kyo: which was it?")
+    assert question.options == (Action(RED, "deploy", {"pair": [0, 1]}),)  # even alone
+    played.apply(question.options[0])
+    assert played.state.soldiers["kyo"] == {RED: 2}
+
+
+def test_a_doubt_elsewhere_does_not_stop_a_move_the_camera_saw_clearly():
+    played = rolled(set_up(), RED, 1, 3, 4)  # 1+4 = 5 Odawara (with 3: 2 soldiers)
+    (ruling,) = referee(played).on_diff(played.state, doubtful_change(
+        played, (1, 3, 4), ("kyo",), odawara={RED: 2}))
+    assert ruling == Proposal(Action(RED, "deploy", {"pair": [0, 2]}))
+    # a doubt where nothing legal can land, and nothing else seen: nothing to ask, no alert
+    assert referee(played).on_diff(played.state, doubtful_change(
+        played, (1, 3, 4), ("usuki",))) == []
+    # what the camera did see still has to be legal: 5.1.1
+    (alert,) = referee(played).on_diff(played.state, doubtful_change(
+        played, (1, 3, 4), ("usuki",), yoshida={RED: 2}))
+    assert isinstance(alert, Alert) and alert.rule == "5.1.1"
+
+
+def test_overlapping_soldiers_on_camera_become_a_question_on_the_tablet(tmp_path):
+    """Pixels to the tablet: red deploys two soldiers into Kyo and sets them down leaning on
+    each other. The reader flags Kyo, the tracker hands the change on once the doubt stays,
+    and the tablet asks, naming Kyo; the answer is recorded and nothing is asked again."""
+    from companion.games.rumble_nation.synth import Soldier, place_dice
+    from companion.games.rumble_nation.table import build
+    from companion.record.session import Session
+    from companion.table import TableSetup
+    from companion.table.session import TableSession
+    from companion.web.hub import Hub
+
+    hub = Hub(Session.start(Store(tmp_path / "g.sqlite"), "rumble_nation",
+                            options={"players": 3, "daimyo": False}))
+    for action in _opening(RED, 1, 3, 4):
+        hub.session.play(action, "tablet")
+    parts = build(hub.session.game.rules, TableSetup())
+    parts.tracker.doubt_after = 3
+    table_session = TableSession(hub, parts)
+    board = CountingBoard.load(KIT)
+    synth = RumbleSynth(board, KIT)
+    camera = Camera((1920, 1440))
+    dice = place_dice(board, [1, 3, 4], random.Random(1))
+    kyo = board.geometry.zone("kyo").center
+
+    def look(soldiers: tuple, frames: int) -> None:
+        for seed in range(frames):
+            image = synth.photograph(RumbleScene({}, soldiers, dice), camera,
+                                     Look(noise=1.5, seed=seed)).image
+            table_session.on_frame(image)
+
+    look((), 3)
+    assert table_session.tracker.stable is not None and hub.question is None
+    leaning = (Soldier(RED, "kyo", kyo, 10), Soldier(RED, "kyo", (kyo[0] + 4, kyo[1]), 10))
+    look(leaning, 5)
+    assert hub.question is not None, table_session.tracker.stable
+    text, options = hub.question
+    assert "cannot count Kyo" in text and options == (Action(RED, "deploy", {"pair": [0, 1]}),)
+    assert hub.alert is None and table_session.referee.desync is None
+    shown = hub.view("public")["question"]
+    assert shown["options"] == [] and "Kyo" in shown["text"]  # the options are red's
+    hub.answer(RED, 0)
+    table_session.recheck()
+    look(leaning, 5)
+    assert hub.question is None and hub.alert is None
+    assert [e.action.verb for e in hub.session.entries][-1] == "deploy"
+    assert hub.session.game.state.soldiers["kyo"] == {RED: 2}
+
+
+def _opening(player: str, *faces: int) -> list[Action]:
+    """The set-up of `set_up()` and `player`'s roll with these faces, as actions."""
+    return [Action(CHANCE, "setup", {"castles": CASTLES, "tactics": DISPLAY[:4], "daimyo": [],
+                                     "first": 0}),
+            Action(player, "roll"), Action(CHANCE, "dice", {"values": list(faces)})]

@@ -10,6 +10,12 @@ die in the tray read. A snapshot is stable once `agree` trusted frames in a row 
 counts and dice. Counts are compared exactly: a zone whose count flickers between frames never
 becomes stable, so the referee is never handed a count the camera was unsure of.
 
+A doubt that does not go away (two soldiers leaning on each other, a heap) would stall the
+table if the tracker only waited. So once `doubt_after` still frames in a row show the same
+doubtful zones and the same counts elsewhere, the tracker hands the change on with those zones
+marked doubtful: their counts are the last known ones (never the unsure reading), and the
+referee asks what happened there instead of guessing. The same doubt is handed on once.
+
 Zones, kinds and faces are strings and numbers here: what a count means is the referee's.
 """
 
@@ -58,9 +64,14 @@ class FrameCounts:
     board_found: bool = True
 
     @property
+    def still(self) -> bool:
+        """The board in view, no hand or motion, every die read: all that a doubtful zone
+        lacks from being trusted."""
+        return self.board_found and not self.moving and None not in self.dice
+
+    @property
     def trusted(self) -> bool:
-        return self.board_found and not self.moving and not self.doubtful \
-            and None not in self.dice
+        return self.still and not self.doubtful
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,8 @@ class CountSnapshot:
     dice: tuple[int, ...] | None = ()
     """Faces smallest first; () an empty tray; None: not known (a person settled the counts
     and the tray was not looked at since)."""
+    doubtful: frozenset[str] = frozenset()
+    """Zones the camera could not count: their counts are the last known ones, not seen."""
 
     def count(self, zone: str, kind: str) -> int:
         return self.counts.get(zone, {}).get(kind, 0)
@@ -89,13 +102,24 @@ class CountDiff:
         return count_changes(self.before.counts if self.before else {}, self.after.counts)
 
     @property
+    def doubtful(self) -> frozenset[str]:
+        """Zones whose counts the camera could not read in `after`: what changed there (if
+        anything) is not in `changes`, and is for the referee to ask."""
+        return self.after.doubtful
+
+    @property
+    def new_doubts(self) -> frozenset[str]:
+        """Doubtful zones that were read with confidence (or known) before."""
+        return self.after.doubtful - (self.before.doubtful if self.before else frozenset())
+
+    @property
     def dice_changed(self) -> bool:
         """Whether the tray shows other dice (unknown before counts as no change)."""
         was = self.before.dice if self.before is not None else ()
         return was is not None and self.after.dice is not None and was != self.after.dice
 
     def __bool__(self) -> bool:
-        return bool(self.changes) or self.dice_changed
+        return bool(self.changes) or self.dice_changed or bool(self.new_doubts)
 
 
 @dataclass
@@ -106,8 +130,13 @@ class CountTracker:
     """Trusted frames in a row that must agree before a snapshot is stable."""
     stable: CountSnapshot | None = None
     untrusted: int = 0
-    """Frames ignored so far (hands, motion, doubtful zones, unread dice, no board)."""
+    """Frames not trusted so far (hands, motion, doubtful zones, unread dice, no board)."""
+    doubt_after: int = 8
+    """Still frames in a row showing the same doubt before the change around it is handed on
+    with the doubtful zones marked (a few seconds at the table's frame rate: a hand lifting
+    or a piece settling clears a passing doubt well before)."""
     _history: list[CountSnapshot] = field(default_factory=list)
+    _doubts: list[CountSnapshot] = field(default_factory=list)
 
     def feed(self, reading: FrameCounts) -> CountDiff | None:
         """A diff when a new stable snapshot differs from the last (the first stable snapshot
@@ -115,15 +144,38 @@ class CountTracker:
         if not reading.trusted:
             self.untrusted += 1
             self._history.clear()  # a hand came and went: the agreeing frames start again
-            return None
-        dice = tuple(sorted(f for f in reading.dice if f is not None))
-        seen = CountSnapshot(normalised(reading.counts), dice)
+            if not reading.still:
+                self._doubts.clear()
+                return None
+            return self._doubt(reading)
+        self._doubts.clear()
+        seen = CountSnapshot(normalised(reading.counts), _faces(reading))
         self._history = [*self._history[-(self.agree - 1):], seen]
         if len(self._history) < self.agree or any(h != seen for h in self._history):
             return None
+        return self._stable(seen)
+
+    def _doubt(self, reading: FrameCounts) -> CountDiff | None:
+        """A still frame with doubtful zones: handed on once it has stayed the same for
+        `doubt_after` frames. Only after a first stable snapshot: a doubtful zone's count is
+        the last known one, and at the first look there is none."""
+        if self.stable is None:
+            return None
+        known = self.stable.counts
+        counts = {zone: (known.get(zone, {}) if zone in reading.doubtful else kinds)
+                  for zone, kinds in {**{z: {} for z in known}, **reading.counts}.items()}
+        seen = CountSnapshot(normalised(counts), _faces(reading), frozenset(reading.doubtful))
+        self._doubts = [*self._doubts[-(self.doubt_after - 1):], seen]
+        if len(self._doubts) < self.doubt_after or any(h != seen for h in self._doubts):
+            return None
+        return self._stable(seen)
+
+    def _stable(self, seen: CountSnapshot) -> CountDiff | None:
+        """`seen` is the table now: a diff if it shows something new (other counts, other
+        dice, a zone newly in doubt)."""
         previous = self.stable
         if previous is not None and previous.counts == seen.counts \
-                and previous.dice in (None, seen.dice):
+                and previous.dice in (None, seen.dice) and seen.doubtful <= previous.doubtful:
             self.stable = seen  # the tray, unknown since a settle, is known again
             return None
         self.stable = seen
@@ -135,4 +187,10 @@ class CountTracker:
         dice = expected.dice
         if dice is None and self.stable is not None:
             dice = self.stable.dice
-        self.stable = CountSnapshot(normalised(expected.counts), dice)
+        doubtful = self.stable.doubtful if self.stable is not None else frozenset()
+        self.stable = CountSnapshot(normalised(expected.counts), dice, doubtful)
+        # a doubt already asked about stays asked: the record now says what stands there
+
+
+def _faces(reading: FrameCounts) -> tuple[int, ...]:
+    return tuple(sorted(f for f in reading.dice if f is not None))

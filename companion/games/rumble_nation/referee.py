@@ -12,6 +12,9 @@ same game behind: a Proposal. Several that leave different games (a daimyo deplo
 in its place, where the camera does not tell them apart; two cards moving one soldier alike with
 no card scanned): a Question on the tablet. None: an Alert naming the rule (5.1.1 for soldiers
 put where the dice do not send them), and desync until the table stands as the record has it.
+A region the camera cannot count (soldiers leaning on each other, a heap) is left out of the
+fit: the actions that match everywhere else and change that region are asked as a Question
+that names it ("The camera cannot count Kyo: which was it?"), never guessed.
 
 The dice lie in the tray between rolls. Taking them out is asking to roll (`roll`, or `reroll`
 once the dice are rolled, 5.1.1); the faces they land on are chance's `dice`, smallest first
@@ -38,9 +41,11 @@ from companion.engine.core import (
     Ruling,
     fold,
 )
+from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.reader import REINFORCEMENT, kind_of_daimyo
 from companion.games.rumble_nation.rules import RumbleNationRules
 from companion.games.rumble_nation.rules.state import RNState
+from companion.games.rumble_nation.rules.words import region_name
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import (
     CountDiff,
@@ -122,12 +127,17 @@ class RumbleReferee:
         return before != board_of(state, self.daimyo_seen)
 
     def _pieces(self, state: RNState, diff: CountDiff) -> list[Ruling]:
-        """Soldiers changed: what the table shows beyond the record, explained by one action."""
+        """Soldiers changed: what the table shows beyond the record, explained by one action.
+        Regions the camera could not count (`diff.doubtful`) are left out of the fit and
+        asked about."""
+        doubts = diff.doubtful
         if not count_changes(pieces_of(diff.before.counts if diff.before else {}),
-                             pieces_of(diff.after.counts)):
+                             pieces_of(diff.after.counts)) and not diff.new_doubts:
             return []
-        moved = count_changes(board_of(state, self.daimyo_seen), pieces_of(diff.after.counts))
-        if not moved:
+        moved = _outside(count_changes(board_of(state, self.daimyo_seen),
+                                       pieces_of(diff.after.counts)), doubts)
+        if not moved and not (doubts and state.phase == "deployment"
+                              and state.outcome is None):
             return []  # put back as the record has them
         if state.outcome is not None:
             return [Alert("5.2", "the war is fought with the soldiers as they were deployed: "
@@ -138,24 +148,36 @@ class RumbleReferee:
                                 f"({'daimyo cards' if rule == '8' else 'castles and cards'}) "
                                 "comes first")]
         role = state.players[state.turn]
-        return [self._explain(state, role, moved)]
+        return self._explain(state, role, moved, doubts)
 
-    def _explain(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]]
-                 ) -> Ruling:
+    def _explain(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]],
+                 doubts: frozenset[str] = frozenset()) -> list[Ruling]:
+        """The actions whose effect is what the table shows. Where the camera could not count
+        a region, an action that changes it fits if it matches everywhere else; the player
+        is then asked, the region named, even when only one fits (the camera saw nothing
+        to confirm it)."""
         fits: list[tuple[Action, RNState]] = []
+        unsure = False
         for action in self._candidates(state, role):
             after = self._advance(state, action)
             effect = count_changes(board_of(state, self.daimyo_seen),
                                    board_of(after, self.daimyo_seen))
-            if effect == moved and all(after != other for _, other in fits):
+            touches = bool(doubts & set(effect))
+            if (effect == moved or (touches and _outside(effect, doubts) == moved)) \
+                    and all(after != other for _, other in fits):
                 fits.append((action, after))  # one action per game it leaves behind
+                unsure |= touches
+        options = tuple(action for action, _ in fits[:MAX_OPTIONS])
+        if unsure:
+            return [Question(_doubt_question(self.rules.kit, doubts), options)]
         if len(fits) == 1:
             self.scanned = None
-            return Proposal(fits[0][0])
+            return [Proposal(fits[0][0])]
         if fits:
-            options = tuple(action for action, _ in fits[:MAX_OPTIONS])
-            return Question(_question(options), options)
-        return self._refusal(state, role, moved)
+            return [Question(_question(options), options)]
+        if not moved:
+            return []  # nothing seen elsewhere, and nothing legal lands where it is unsure
+        return [self._refusal(state, role, moved)]
 
     def _candidates(self, state: RNState, role: str) -> list[Action]:
         """The actions that put soldiers on the map now: deployments once the dice are rolled,
@@ -260,9 +282,10 @@ class RumbleReferee:
 
     def table_matches(self, state: RNState, seen: CountSnapshot | None) -> bool:
         """Whether the soldiers (and daimyo) stand as the record has them, and the dice rolled
-        this turn lie in the tray (the way out of desync)."""
+        this turn lie in the tray (the way out of desync). A region the camera cannot count
+        is not taken as matching: the way out needs every region seen."""
         pieces = pieces_of(seen.counts) if seen is not None else {}
-        ok = pieces == board_of(state, self.daimyo_seen)
+        ok = pieces == board_of(state, self.daimyo_seen) and not (seen and seen.doubtful)
         if ok and state.dice and not state.rolling and seen is not None \
                 and seen.dice is not None:
             ok = seen.dice == tuple(sorted(state.dice))
@@ -352,6 +375,20 @@ def _question(options: tuple[Action, ...]) -> str:
     if len(cards) > 1:
         return "Which card was played (5.1.2)?"
     return "Which move was it?"
+
+
+def _doubt_question(kit: RumbleNationKit, doubts: frozenset[str]) -> str:
+    """The question when the camera could not count a region: it names it, and the way out
+    that needs no tablet (set the soldiers apart, so the camera counts them)."""
+    names = " and ".join(region_name(kit, r) for r in sorted(doubts))
+    return (f"The camera cannot count {names}: which was it? "
+            "(Or set the soldiers there apart, so the camera can count them.)")
+
+
+def _outside(changes: Mapping[str, Mapping[str, int]], doubts: frozenset[str]
+             ) -> dict[str, dict[str, int]]:
+    """The changes in the regions the camera counted with confidence."""
+    return {region: dict(kinds) for region, kinds in changes.items() if region not in doubts}
 
 
 def _changes(moved: Mapping[str, Mapping[str, int]]) -> str:
