@@ -180,10 +180,12 @@ def _cycle(entries: Any) -> Any:
         yield from entries
 
 
-def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME) -> dict[str, Any]:
+def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
+              idle_streams: int = 800) -> dict[str, Any]:
     """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
     apply `actions` actions through the API and time each until every client has the new
-    view."""
+    view; then open up to `idle_streams` idle streams and say how many the server held with
+    the referee's view still under 100 ms (p95)."""
     import http.client
     import json
     import os
@@ -222,19 +224,72 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME) -> 
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 connection.request("POST", "/api/action", json.dumps(action.to_json()), {
                     "Content-Type": "application/json", "Authorization": "Bearer bench"})
-                assert connection.getresponse().status == 200
+                answer = connection.getresponse()
+                assert answer.status == 200, (answer.status, answer.read()[:300])
                 played.apply(action)
                 deadline = time.perf_counter() + 5
                 while any(version not in seen for seen in arrivals):
                     assert time.perf_counter() < deadline, "a client missed an update"
                     time.sleep(0.0005)
+            held, view_p95 = _idle_streams_held(port, idle_streams)
         finally:
             server.terminate()
             server.wait(timeout=10)
     latencies = sorted((seen[v] - sent[v]) * 1000 for seen in arrivals for v in sent)
     return {"game": spec.name, "clients": clients, "actions": len(sent),
             "update_ms_p50": round(statistics.median(latencies), 2),
-            "update_ms_p95": round(latencies[math.ceil(0.95 * len(latencies)) - 1], 2)}
+            "update_ms_p95": round(latencies[math.ceil(0.95 * len(latencies)) - 1], 2),
+            "idle_streams_held": held, "view_ms_p95_at_held": view_p95}
+
+
+IDLE_STEP = 50
+VIEW_LIMIT_MS = 100.0
+DEVICES = 50
+"""Loopback addresses the idle streams come from (127.0.0.2 onwards): each device stays under
+the server's per-device cap, as many phones would."""
+
+
+def _idle_streams_held(port: int, most: int) -> tuple[int, float]:
+    """Idle streams without a token (the audit's attack) opened 50 at a time: how many stay
+    open while the referee's view still answers under 100 ms at the 95th percentile."""
+    import socket
+
+    idle: list[socket.socket] = []
+    held, p95 = 0, _view_p95(port)
+    try:
+        while len(idle) < most:
+            for _ in range(IDLE_STEP):
+                source = f"127.0.0.{2 + len(idle) % DEVICES}"
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                source_address=(source, 0))
+                sock.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                idle.append(sock)
+            if not all(sock.recv(64).startswith(b"HTTP/1.1 200") for sock in idle[-IDLE_STEP:]):
+                break  # the server refused more streams (its cap)
+            step_p95 = _view_p95(port)
+            if step_p95 >= VIEW_LIMIT_MS:
+                break
+            held, p95 = len(idle), step_p95
+    finally:
+        for sock in idle:
+            sock.close()
+    return held, p95
+
+
+def _view_p95(port: int, times: int = 20) -> float:
+    """The referee's view, fetched `times` times: the 95th percentile in ms."""
+    import http.client
+
+    spent = []
+    for _ in range(times):
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/api/view", headers={"Authorization": "Bearer bench"})
+        connection.getresponse().read()
+        connection.close()
+        spent.append((time.perf_counter() - started) * 1000)
+    spent.sort()
+    return round(spent[math.ceil(0.95 * len(spent)) - 1], 2)
 
 
 def _wait_for(port: int) -> None:

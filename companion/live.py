@@ -99,6 +99,7 @@ class LiveTable:
         if self.options.reader:
             self._start_reader(self.options.reader)
         self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
+        self.hub.card_owner = self.session.card_owner  # a phone types only its own side's
         self._thread = threading.Thread(target=self.run, name="table", daemon=True)
         self._thread.start()
         return self._thread

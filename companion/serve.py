@@ -1,9 +1,9 @@
-"""`companion serve`: the table's web server, a production WSGI server that holds live streams.
+"""`companion serve`: the table's web server.
 
-Gunicorn with one worker process and a thread per connection (`gthread`): every server-sent
-event stream holds a thread, so a tablet and several phones stay connected. The game is chosen
-in the main process (resume an unfinished one, or start anew) and opened in the worker, after
-the fork, since an SQLite connection must not cross a fork.
+Uvicorn (an ASGI server) runs `web.asgi.CompanionServer`: the live streams are coroutines on its
+event loop, so an idle phone or tablet holds no thread, and the Flask app (the API and the
+pages) runs on a small pool of threads beside them. One process: the live table's thread, the
+recording session and the streams share the hub.
 """
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from flask import Flask
-from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
 from companion.engine import REFEREE
 from companion.live import LiveTable, TableOptions
 from companion.record.session import Session
 from companion.record.store import Store
 from companion.web import create_app
+from companion.web.asgi import CompanionServer
 from companion.web.hub import Hub
 
 __all__ = ["ServeOptions", "run"]
@@ -32,42 +33,57 @@ class ServeOptions:
     referee_token: str
     host: str = "0.0.0.0"  # the local network: the tablet and the phones are other devices
     port: int = 8000
-    threads: int = 32
+    threads: int = 16
+    """Threads for the API and the pages (live streams need none)."""
+    host_names: tuple[str, ...] = ()
+    """Names the server also answers to, besides its own names and addresses (a router's
+    DNS name for the Pi, say): any other Host header is refused."""
     table: TableOptions | None = None
     """The live table (camera, card reader, buttons); None: the tablet alone."""
+    broadcast: str | None = None
+    """The tournament broadcast's URL (mqtt://table:password@host:port/event), if any."""
 
 
 def build_app(options: ServeOptions) -> Flask:
-    """The app for the worker process; the live table's thread starts here, after the fork,
-    next to the game it records."""
+    """The app, with the live table's thread started next to the game it records."""
     store = Store(options.db)
     hub = Hub(Session.resume(store, options.game_id))
     hub.tokens.roles[options.referee_token] = REFEREE
-    app = create_app(hub=hub)
+    app = create_app({"BOUND_HOST": options.host, "EXTRA_HOSTS": options.host_names},
+                     hub=hub)
     if options.table is not None:
         live = LiveTable(hub, options.table)
         live.start()
         app.extensions["table"] = live
+    if options.broadcast is not None:
+        from companion.broadcast import start_publisher
+
+        app.extensions["broadcast"] = start_publisher(hub, options.broadcast)
     return app
 
 
-class _Gunicorn(BaseApplication):  # type: ignore[misc]
-    def __init__(self, options: ServeOptions) -> None:
-        self.options = options
-        super().__init__()
+class _Server(uvicorn.Server):
+    """Uvicorn, ending the live streams first when it stops (they would hold it up)."""
 
-    def load_config(self) -> None:
-        settings: dict[str, Any] = {
-            "bind": f"{self.options.host}:{self.options.port}", "workers": 1,
-            "worker_class": "gthread", "threads": self.options.threads, "timeout": 120,
-            "graceful_timeout": 3, "accesslog": None, "errorlog": "-", "loglevel": "warning",
-        }
-        for key, value in settings.items():
-            self.cfg.set(key, value)
+    def __init__(self, config: uvicorn.Config, front: CompanionServer) -> None:
+        super().__init__(config)
+        self.front = front
 
-    def load(self) -> Flask:
-        return build_app(self.options)
+    async def shutdown(self, sockets: Any = None) -> None:
+        self.front.close_streams()
+        await super().shutdown(sockets)
 
 
 def run(options: ServeOptions) -> None:
-    _Gunicorn(options).run()
+    """Serve until interrupted (SIGINT, SIGTERM); then stop the live table."""
+    app = build_app(options)
+    server = CompanionServer(app, threads=options.threads)
+    config = uvicorn.Config(server, host=options.host, port=options.port, lifespan="off",
+                            log_level="warning", timeout_keep_alive=5,
+                            timeout_graceful_shutdown=3, h11_max_incomplete_event_size=16384)
+    try:
+        _Server(config, server).run()
+    finally:
+        live = app.extensions.get("table")
+        if live is not None:
+            live.stop()

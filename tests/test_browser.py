@@ -242,30 +242,42 @@ def test_an_action_reaches_every_open_page_within_a_second(pages, table_of, name
 
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_player_pairs_a_phone_from_the_referee_screen(pages, table_of, name):
-    """The referee offers every role a pairing; the table shows each QR code until that
-    role's phone has used it."""
+    """The referee offers every role a pairing: the QR code is on the referee's screen only
+    (never on the shared table display); the phone that scans it shows a code, the referee
+    confirms it, and the phone becomes that player's screen (issue 16)."""
     table = table_of(name)
     hub = table.hub
     shown = pages.open(page_url(table, ""))
     referee = pages.open(page_url(table, "referee", table.referee))
     for role in hub.roles:
         referee.click(f"button[data-pair='{role}']")
-        shown.wait_for_selector(f"#pairing figure[data-role='{role}'] svg", timeout=2000)
-    codes = shown.eval_on_selector_all("#pairing figure svg", """codes => codes.map(c => [
+        referee.wait_for_selector(f"#pairing figure[data-role='{role}'] svg", timeout=2000)
+    codes = referee.eval_on_selector_all("#pairing figure svg", """codes => codes.map(c => [
         c.getAttribute("viewBox"), c.getBoundingClientRect().width,
         c.getBoundingClientRect().height])""")
     for view_box, width, height in codes:  # drawn whole (scaled, not cropped) and large enough
         assert view_box and width >= 100 and abs(width - height) < 1
-    shot(shown, f"{name}-tablet-table-pairing")
+    assert shown.locator("#pairing").is_hidden()  # the shared screen shows no secret
+    shot(referee, f"{name}-tablet-referee-pairing")
     for role in hub.roles:
-        url = hub.pairing[role].replace("http://localhost", table.url)
-        phone = pages.open(url, "phone")
-        assert phone.locator("#role").inner_text() == role
-        shown.wait_for_selector(f"#pairing figure[data-role='{role}']", state="detached",
-                                timeout=2000)
+        url = hub.pairing[role]["url"].replace("http://localhost", table.url)
+        phone = pages.browser.new_page(viewport=VIEWPORTS["phone"])
+        phone.on("pageerror", lambda e: pages.errors.append(str(e)))
+        phone.goto(url)
+        code = phone.wait_for_selector("#pair-code", timeout=3000).inner_text()
+        referee.wait_for_selector(f"button[data-confirm='{role}']", timeout=2000)
+        assert code in referee.locator(f"#pairing figure[data-role='{role}']").inner_text()
+        if role == hub.roles[0]:
+            shot(phone, f"{name}-phone-pairing-code")
+        referee.click(f"button[data-confirm='{role}']")
+        phone.wait_for_function(f"document.querySelector('#role')?.textContent === '{role}'",
+                                timeout=5000)
+        referee.wait_for_selector(f"#pairing figure[data-role='{role}']", state="detached",
+                                  timeout=2000)
         if role == acting_player(hub):
-            assert phone.locator("#options button[data-action]").count() > 0
-    shown.wait_for_selector("#pairing", state="hidden", timeout=2000)
+            phone.wait_for_selector("#options button[data-action]", timeout=2000)
+    referee.wait_for_selector("#pairing", state="hidden", timeout=2000)
+    hub.card_owner = {"CARD:test-42": hub.roles[-1]}.get  # the table's referee: whose card
     phone.fill("#scan-code", "CARD:test-42")  # the scanners' fallback on a phone
     phone.press("#scan-code", "Enter")
     referee.wait_for_selector("#inputs li", timeout=2000)

@@ -17,7 +17,7 @@ from companion.kits import load_kit
 
 ROOT = Path(__file__).parents[1] / "companion"
 GAMES = ROOT / "games"
-IO_LIBRARIES = ("cv2", "flask", "werkzeug", "gunicorn", "sqlite3", "serial", "gpiozero",
+IO_LIBRARIES = ("cv2", "flask", "werkzeug", "uvicorn", "a2wsgi", "sqlite3", "serial", "gpiozero",
                 "numpy", "PIL", "pyzbar", "segno", "fpdf")
 HOST_LAYERS = ("companion.vision", "companion.web", "companion.inputs", "companion.record",
                "companion.table", "companion.live", "companion.demo")

@@ -1,4 +1,4 @@
-"""`companion serve`: the production server (gunicorn, a thread per stream) really streams, and
+"""`companion serve`: the production server (uvicorn, streams on its event loop) really streams, and
 it offers to resume an unfinished game (7: Resume)."""
 
 from __future__ import annotations

@@ -117,20 +117,39 @@ def test_an_accepted_action_is_pushed_to_every_subscriber(skirmish):
     assert pushed["blue"]["view"]["locations"]["mill"]["red"]["blocks"] == []
 
 
-def test_pairing_offers_a_qr_code_until_the_phone_uses_it(skirmish):
+def test_pairing_is_one_time_confirmed_by_the_referee_and_revoked_by_a_new_offer(skirmish):
+    """Issue 16: the secret is on the referee's screen only, claimed once, valid once the
+    referee confirms the code the phone shows; a new offer or pairing revokes the old."""
     _hub, client, tokens = skirmish
-    offer = client.post("/api/pair/red", headers=bearer(tokens[REFEREE]), json={})
-    url = offer.get_json()["url"]
-    token = url.split("#token=")[1]
-    table = client.get("/api/view").get_json()
-    assert "<svg" in table["pairing"]["red"]
-    phone = client.get("/api/view", headers=bearer(token)).get_json()
-    assert phone["role"] == "red"
-    assert client.get("/api/view").get_json()["pairing"] == {}
-    assert client.delete("/api/pair/red", headers=bearer(tokens[REFEREE]), json={}) \
-        .get_json()["revoked"] >= 1
-    assert client.get("/api/view", headers=bearer(token)).get_json()["role"] == PUBLIC
-    assert client.post("/api/pair/red", headers=bearer(tokens["red"]), json={}).status_code == 403
+    referee = bearer(tokens[REFEREE])
+    url = client.post("/api/pair/red", headers=referee, json={}).get_json()["url"]
+    secret = url.split("#pair=")[1]
+    shown = client.get("/api/view", headers=referee).get_json()["pairing"]
+    assert "<svg" in shown["red"]["qr"] and shown["red"]["code"] is None
+    for headers in ({}, bearer(tokens["red"]), bearer(tokens["blue"])):
+        assert secret not in client.get("/api/view", headers=headers).get_data(as_text=True)
+    claimed = client.post("/api/pair/claim", json={"pair": secret}).get_json()
+    device, code = claimed["token"], claimed["code"]
+    assert client.post("/api/pair/claim", json={"pair": secret}).status_code == 410  # once
+    assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == PUBLIC
+    assert client.get("/api/view", headers=referee).get_json()["pairing"]["red"] == {
+        "qr": None, "code": code}
+    assert client.post("/api/pair/red/confirm", headers=referee,
+                       json={"code": "ZZZZ"}).status_code == 403
+    assert client.post("/api/pair/red/confirm", headers=bearer(tokens["red"]),
+                       json={"code": code}).status_code == 403
+    assert client.post("/api/pair/red/confirm", headers=referee,
+                       json={"code": code.lower()}).status_code == 200
+    assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == "red"
+    assert client.get("/api/view", headers=bearer(tokens["red"])).get_json()["role"] == PUBLIC
+    assert client.get("/api/view", headers=referee).get_json()["pairing"] == {}
+    first = client.post("/api/pair/red", headers=referee, json={}).get_json()["url"]
+    client.post("/api/pair/red", headers=referee, json={})  # a new offer revokes the first
+    assert client.post("/api/pair/claim",
+                       json={"pair": first.split("#pair=")[1]}).status_code == 410
+    assert client.delete("/api/pair/red", headers=referee, json={}).get_json()["revoked"] == 1
+    assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == PUBLIC
+    assert client.post("/api/pair/red", headers=bearer(device), json={}).status_code == 403
 
 
 def test_undo_and_corrections_through_the_api(tmp_path):
@@ -310,15 +329,28 @@ def test_the_replay_lists_where_each_turn_begins(tmp_path):
 
 
 def test_a_card_code_typed_on_a_screen_is_an_input_for_the_referee(skirmish):
-    _hub, client, tokens = skirmish
-    sent = client.post("/api/scan", headers=bearer(tokens["red"]), json={"code": "CARD:I-x"})
-    assert sent.get_json() == {"code": "CARD:I-x", "reader": "tablet:red"}
-    assert client.post("/api/scan", headers=bearer(tokens["red"]),
-                       json={"code": ""}).status_code == 400
-    assert client.post("/api/scan", json={"code": "CARD:I-y"}).status_code == 401
+    """A phone sends only its own side's cards (issue 16): the table's referee says whose a
+    code is; any other code, whatever it is, gets the same refusal, so none can be probed.
+    The referee's screen types for anyone."""
+    hub, client, tokens = skirmish
+    owners = {"CARD:R-1": "red", "CARD:B-1": "blue"}
+    hub.card_owner = owners.get
+    sent = client.post("/api/scan", headers=bearer(tokens["red"]), json={"code": "CARD:R-1"})
+    assert sent.get_json() == {"code": "CARD:R-1", "reader": "tablet:red"}
+    refusals = {client.post("/api/scan", headers=bearer(tokens["red"]), json={"code": code})
+                .get_data() for code in ("CARD:B-1", "CARD:unknown", "", "x" * 65, "\x07")}
+    assert len(refusals) == 1 and b"only its own side's cards" in refusals.pop()
+    assert client.post("/api/scan", json={"code": "CARD:R-1"}).status_code == 401
+    by_referee = client.post("/api/scan", headers=bearer(tokens[REFEREE]),
+                             json={"code": "CARD:B-1"})
+    assert by_referee.get_json() == {"code": "CARD:B-1", "reader": "tablet:referee"}
     referee = client.get("/api/view", headers=bearer(tokens[REFEREE])).get_json()
-    assert referee["inputs"] == [{"code": "CARD:I-x", "reader": "tablet:red"}]
+    assert referee["inputs"] == [{"code": "CARD:R-1", "reader": "tablet:red"},
+                                 {"code": "CARD:B-1", "reader": "tablet:referee"}]
     assert client.get("/api/view").get_json()["inputs"] == []  # only the referee sees them
+    hub.card_owner = None  # no table reads cards: a phone's code goes nowhere
+    assert client.post("/api/scan", headers=bearer(tokens["red"]),
+                       json={"code": "CARD:R-1"}).status_code == 403
 
 
 def test_a_referee_question_is_answered_by_the_acting_side_with_a_tap(skirmish):

@@ -34,6 +34,11 @@ class TableReferee(Protocol):
     def on_card(self, state: Any, code: str) -> list[Ruling]:
         """What a scanned card code means (or nothing yet: it waits for a move)."""
 
+    def card_owner(self, state: Any, code: str) -> str | None:
+        """The role that may play the card with this code now (a code typed on a phone goes
+        on only if it is that phone's side's); None for a code it does not know."""
+        ...
+
     def on_button(self, state: Any, name: str) -> list[Ruling]:
         """What a table button means now (`confirm`, `next_phase`, ...)."""
 

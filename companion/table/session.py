@@ -127,6 +127,12 @@ class TableSession:
                 self._rule(self.referee.on_diff(self.state, diff), "camera")
         return diff
 
+    def card_owner(self, code: str) -> str | None:
+        """Whose card `code` is now, by the game's referee (the hub asks before a code typed
+        on a phone goes on)."""
+        with self.hub.lock:
+            return self.referee.card_owner(self.state, code)  # type: ignore[no-any-return]
+
     def on_input(self, event: InputEvent) -> None:
         """A card scan or a button press from the table's readers and buttons (or a code
         typed on the tablet). While the table is out of order or the game paused, inputs

@@ -1,45 +1,77 @@
-"""The role-filtered JSON API: views, actions, undo, corrections, pairing, board, replays."""
+"""The role-filtered JSON API: views, actions, undo, corrections, pairing, board, replays.
+
+Who acted, from where, is set here from the credential (`auth.role`, `hub.source_of`), never
+read from the request; every body is parsed strictly and bounded (`auth.body`, `bounded`).
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine import REFEREE, Action, Event, IllegalAction
+from companion.engine import PUBLIC, REFEREE, Action, Event, IllegalAction
 from companion.kits import Kit
-from companion.record import RecordError, replay
+from companion.record import RecordError
 from companion.record.format import Record
-from companion.record.replay import new_game
+from companion.record.replay import UNDO, new_game
 from companion.record.session import UndoRefused
 from companion.record.store import StoreError
 from companion.web.about import describe
-from companion.web.auth import hub, require_change_allowed, role
+from companion.web.auth import (
+    body,
+    finite,
+    hub,
+    require_change_allowed,
+    require_json_from_here,
+    role,
+)
 from companion.web.board import UnknownPart, board_data, parts_asked
+from companion.web.hub import NOT_YOUR_CARD, PairingGone, source_of
 from companion.web.present import present
+from companion.web.replays import ReplayCache
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_ARGS = 4096
+"""Bytes of an action's arguments as JSON: the largest real action (a move of a whole stack
+with its paths) is under 1 KiB."""
+MAX_WORDS = 200
+"""Characters of a correction's author or reason."""
 
 
 @bp.get("/view")
 def view() -> ResponseReturnValue:
     who = role()
-    table = hub()
-    table.pairing_used(request.headers.get("Authorization", "")[7:])
-    return jsonify(present(who, table.view(who)))
+    return jsonify(present(who, hub().view(who)))
+
+
+def _action(data: dict[str, Any]) -> Action:
+    """The action a body describes, bounded and finite, or 400."""
+    try:
+        act = (Action.from_text(str(data["text"])) if "text" in data
+               else Action.from_json(data))
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        abort(400, f"an action is {{role, verb, args}} or {{text}}: {exc}")
+    args = act.to_json()["args"]
+    if not finite(args):
+        abort(400, "NaN and Infinity are not numbers an action takes")
+    if len(json.dumps(args)) > MAX_ARGS:
+        abort(400, f"an action's arguments are at most {MAX_ARGS} bytes of JSON")
+    return act
 
 
 @bp.post("/action")
 def action() -> ResponseReturnValue:
     who = require_change_allowed()
-    body: dict[str, Any] = request.get_json(silent=True) or {}
+    act = _action(body())
+    if act.role == REFEREE or act.verb == UNDO:
+        abort(403, "corrections and undos have their own tools (an author and a reason for a "
+                   "correction): not sent as an action")
     try:
-        act = (Action.from_text(body["text"]) if "text" in body else Action.from_json(body))
-    except (KeyError, ValueError, TypeError) as exc:
-        abort(400, f"an action is {{role, verb, args}} or {{text}}: {exc}")
-    try:
-        events = hub().act(who, act, body.get("source", "tablet"))
+        events = hub().act(who, act, source_of(who))
     except PermissionError as exc:
         abort(403, str(exc))
     except IllegalAction as exc:
@@ -51,8 +83,11 @@ def action() -> ResponseReturnValue:
 @bp.post("/undo")
 def undo() -> ResponseReturnValue:
     who = require_change_allowed()
+    body()  # any body fields (`by`, `source`) are ignored: the credential says who and where
     try:
-        hub().undo(by=str((request.get_json(silent=True) or {}).get("by") or who))
+        hub().undo(who)
+    except PermissionError as exc:
+        abort(403, str(exc))
     except UndoRefused as exc:
         return jsonify({"rule": "undo", "message": str(exc), "legal": []}), 422
     return jsonify({"ok": True})
@@ -62,11 +97,11 @@ def undo() -> ResponseReturnValue:
 def answer() -> ResponseReturnValue:
     """The acting side (or the referee) answers the referee's question by its option's number."""
     who = require_change_allowed()
-    choice = (request.get_json(silent=True) or {}).get("choice")
-    if not isinstance(choice, int):
+    choice = body().get("choice")
+    if not isinstance(choice, int) or isinstance(choice, bool):
         abort(400, "answer with the number of the chosen option")
     try:
-        events = hub().answer(who, choice)
+        events = hub().answer(who, choice, source_of(who))
     except PermissionError as exc:
         abort(403, str(exc))
     except IllegalAction as exc:
@@ -78,10 +113,16 @@ def answer() -> ResponseReturnValue:
 def scan() -> ResponseReturnValue:
     """A card code typed on a screen, when no scanner is at hand (the fallback, 6)."""
     who = require_change_allowed()
-    code = str((request.get_json(silent=True) or {}).get("code", "")).strip()
+    code = body().get("code", "")
+    code = code.strip() if isinstance(code, str) else ""
     if not code or len(code) > 64 or not code.isprintable():
+        if who != REFEREE:
+            abort(403, NOT_YOUR_CARD)  # the same refusal as any code not the phone's own
         abort(400, "a card code is 1-64 printable characters")
-    event = hub().scanned(code, who)
+    try:
+        event = hub().scanned(code, who)
+    except PermissionError as exc:
+        abort(403, str(exc))
     return jsonify({"code": event.code, "reader": event.reader})
 
 
@@ -89,7 +130,7 @@ def scan() -> ResponseReturnValue:
 def pause() -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:
         abort(403, "only the referee pauses the game")
-    hub().pause(bool((request.get_json(silent=True) or {}).get("paused", True)))
+    hub().pause(bool(body().get("paused", True)))
     return jsonify({"paused": hub().paused})
 
 
@@ -97,10 +138,16 @@ def pause() -> ResponseReturnValue:
 def correct() -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:
         abort(403, "only the referee corrects the record")
-    body = request.get_json(silent=True) or {}
+    data = body()
+    args, by, note = data.get("args") or {}, data.get("by", ""), data.get("note", "")
+    if not isinstance(args, dict) or not isinstance(by, str) or not isinstance(note, str):
+        abort(400, "a correction is {args: {...}, by: author, note: reason}")
+    if len(by) > MAX_WORDS or len(note) > MAX_WORDS:
+        abort(400, f"a correction's author and reason are at most {MAX_WORDS} characters")
+    if not finite(args) or len(json.dumps(args)) > MAX_ARGS:
+        abort(400, f"a correction's arguments are finite numbers, at most {MAX_ARGS} bytes")
     try:
-        hub().correct(dict(body.get("args") or {}), by=str(body.get("by", "")),
-                      note=str(body.get("note", "")))
+        hub().correct(args, by=by, note=note)
     except IllegalAction as exc:
         return jsonify({"rule": exc.rule, "message": exc.message, "legal": []}), 422
     return jsonify({"ok": True})
@@ -117,11 +164,41 @@ def pair(who: str) -> ResponseReturnValue:
     return jsonify({"role": who, "url": hub().offer_pairing(who, base)})
 
 
+@bp.post("/pair/claim")
+def claim() -> ResponseReturnValue:
+    """A phone presents the one-time secret from the QR code (no token yet): it gets its
+    token, valid once the referee confirms the code it shows."""
+    require_json_from_here()
+    secret = body().get("pair")
+    if not isinstance(secret, str) or not 0 < len(secret) <= 64:
+        abort(400, "send the pairing secret from the QR code")
+    try:
+        device, code = hub().claim_pairing(secret)
+    except PairingGone as exc:
+        abort(410, str(exc))
+    return jsonify({"token": device, "code": code})
+
+
+@bp.post("/pair/<who>/confirm")
+def confirm(who: str) -> ResponseReturnValue:
+    """The referee confirms the code shown by the phone that claimed `who`'s pairing."""
+    if require_change_allowed() != REFEREE:
+        abort(403, "only the referee pairs devices")
+    code = body().get("code")
+    if not isinstance(code, str) or len(code) > 16:
+        abort(400, "send the code the phone shows")
+    try:
+        hub().confirm_pairing(who, code)
+    except PermissionError as exc:
+        abort(403, str(exc))
+    return jsonify({"role": who, "paired": True})
+
+
 @bp.delete("/pair/<who>")
 def unpair(who: str) -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:
         abort(403, "only the referee revokes devices")
-    return jsonify({"revoked": hub().tokens.revoke(who)})
+    return jsonify({"revoked": hub().revoke(who)})
 
 
 @bp.get("/board")
@@ -138,10 +215,11 @@ def _board(kit: Kit) -> ResponseReturnValue:
 
 
 def _stored(game_id: int) -> Record:
+    """A stored game's record; 404 naming the game only (never the database's path)."""
     try:
         return hub().session.store.load(game_id)
-    except (RecordError, StoreError) as exc:
-        abort(404, str(exc))
+    except (RecordError, StoreError):
+        abort(404, f"no readable game {game_id}")
 
 
 @bp.get("/replay/<int:game_id>/board")
@@ -171,31 +249,26 @@ def replay_turns(game_id: int) -> ResponseReturnValue:
     return jsonify({"total": len(record.entries), "turns": turns})
 
 
-def _finished(game_id: int, record: Record) -> bool:
-    """Whether the stored game has ended, replayed once per length of its record (a record
-    only grows, an undo included, so the length tells a changed record apart) rather than once
-    per step of a scrubbing replay viewer."""
-    known: dict[tuple[int, int], bool] = current_app.extensions.setdefault("replay_finished", {})
-    key = (game_id, len(record.entries))
-    if key not in known:
-        if len(known) > 256:
-            known.clear()
-        known[key] = replay(record).game.outcome is not None
-    return known[key]
+def _replays() -> ReplayCache:
+    cache: ReplayCache = current_app.extensions.setdefault("replays", ReplayCache())
+    return cache
 
 
 @bp.get("/replay/<int:game_id>")
 def replay_view(game_id: int) -> ResponseReturnValue:
-    """The position after `at` action lines: full information once the game is over (6)."""
+    """The position after `at` action lines: full information once the game is over (6). A
+    player's credential holds in its own game only: another game is shown as the public
+    sees it."""
     record = _stored(game_id)
-    at = request.args.get("at", type=int)
-    result = replay(record, upto_line=None if at is None else at + 1)
-    final = _finished(game_id, record)
+    positions = _replays().positions(game_id, record)
+    applied, game = positions.at(request.args.get("at", type=int))
     who = role()
-    shown = REFEREE if final or who == REFEREE else who
-    return jsonify({"game_id": game_id, "total": len(record.entries), "at": result.applied,
-                    "game": describe(result.game.rules, record.header.players),
-                    "role": shown, "view": result.game.view(shown),
-                    "to_move": list(result.game.to_move()),
-                    "action": (record.entries[result.applied - 1].action.text()
-                               if result.applied and shown == REFEREE else None)})
+    if who != REFEREE and game_id != hub().session.game_id:
+        who = PUBLIC
+    shown = REFEREE if positions.finished or who == REFEREE else who
+    return jsonify({"game_id": game_id, "total": positions.total, "at": applied,
+                    "game": describe(game.rules, record.header.players),
+                    "role": shown, "view": game.view(shown),
+                    "to_move": list(game.to_move()),
+                    "action": (record.entries[applied - 1].action.text()
+                               if applied and shown == REFEREE else None)})

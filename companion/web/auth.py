@@ -1,41 +1,142 @@
-"""Who is asking: the role behind a bearer token, and the CSRF guard for changes."""
+"""Who is asking, and what every request must pass before it is read.
+
+- The caller's role comes from a bearer token in the `Authorization` header (the referee's,
+  or a paired phone's), never from the request's body; EventSource cannot send headers, so
+  only the live stream reads a `?token=`.
+- The `Host` header must name this server (its host names and addresses): a page on another
+  site that rebinds its DNS name to the Pi's address cannot reach the API (Flask's
+  `TRUSTED_HOSTS`, checked first on every request).
+- State-changing requests need a JSON body and, when the browser sends one, an `Origin`
+  matching the server (CSRF).
+- Bodies are bounded (`MAX_CONTENT_LENGTH`), JSON is parsed strictly (no NaN or Infinity,
+  which strict JSON readers reject and the record must never hold; nesting bounded), and each
+  client is rate-limited (Flask-Limiter).
+"""
 
 from __future__ import annotations
+
+import contextlib
+import json
+import math
+import socket
+from collections.abc import Iterable
+from typing import Any
 
 from flask import abort, current_app, request
 
 from companion.engine import PUBLIC
 from companion.web.hub import Hub
 
-__all__ = ["hub", "require_change_allowed", "role"]
+__all__ = ["body", "client_key", "hub", "own_hosts", "require_change_allowed",
+           "require_json_from_here", "role", "token"]
+
+MAX_BODY = 64 * 1024
+"""Bytes a request body may have: an action, an answer or a correction is far smaller."""
+MAX_TOKEN = 128
+"""Characters of a bearer token (ours are 24-32): a longer one is not looked up."""
 
 
 def hub() -> Hub:
     return current_app.extensions["hub"]  # type: ignore[no-any-return]
 
 
-def _token() -> str | None:
+def token() -> str | None:
+    """The bearer token of the request (the query's only for the live stream)."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        return header[len("Bearer "):].strip()
-    return request.args.get("token")  # EventSource cannot send headers: read-only streams
+        found = header[len("Bearer "):].strip()
+    elif request.endpoint == "stream.stream":
+        found = request.args.get("token", "")  # EventSource cannot send headers: read-only
+    else:
+        return None
+    return found if 0 < len(found) <= MAX_TOKEN else None
 
 
 def role() -> str:
     """The caller's role; `public` without a valid token."""
-    return hub().tokens.role(_token())
+    return hub().tokens.role(token())
+
+
+def client_key() -> str:
+    """Who a rate limit counts: a valid token's holder, else the network address."""
+    who = token()
+    if who is not None and hub().tokens.role(who) != PUBLIC:
+        return "token:" + who
+    return "addr:" + (request.remote_addr or "?")
+
+
+def require_json_from_here() -> None:
+    """A state-changing request: JSON, and from a page of this server (CSRF)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
+        abort(403, "cross-site request refused")
+    if not request.is_json:
+        abort(415, "send JSON")
 
 
 def require_change_allowed() -> str:
     """The caller's role for a state-changing request, or 401/403/415."""
     if not request.headers.get("Authorization", "").startswith("Bearer "):
         abort(401, "changes need a bearer token in the Authorization header")
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        abort(403, "cross-site request refused")
-    if not request.is_json:
-        abort(415, "send JSON")
+    require_json_from_here()
     who = role()
     if who == PUBLIC:
         abort(403, "unknown or revoked token")
     return who
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, parsed strictly: 400 for anything else."""
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw or b"{}", parse_constant=_no_constant)
+    except RecursionError:
+        abort(400, "the JSON is nested too deeply")
+    except (ValueError, UnicodeDecodeError) as exc:
+        abort(400, f"not JSON: {exc}")
+    if not isinstance(data, dict):
+        abort(400, "send a JSON object")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def finite(value: Any) -> bool:
+    """No NaN or infinity anywhere (json's own parser turns 1e999 into infinity)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(finite(v) for v in value)
+    return True
+
+
+def own_hosts(bound: str | None = None, extra: Iterable[str] = ()) -> list[str]:
+    """The names and addresses this server answers to: the loopback names, the machine's
+    host names (with `.local`, mDNS) and its addresses, the address it is bound to, and
+    any the user adds (`COMPANION_HOSTS`, `serve --host-name`)."""
+    names = {"localhost", "127.0.0.1", "::1", "[::1]"}
+    hostname = socket.gethostname()
+    names |= {hostname, f"{hostname}.local", socket.getfqdn()}
+    for name in (hostname, socket.getfqdn()):
+        with contextlib.suppress(OSError):
+            names |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    names.add(_outbound_address())
+    if bound and bound not in ("0.0.0.0", "::"):
+        names.add(bound)
+    names |= {name.strip() for name in extra if name.strip()}
+    return sorted(n for n in names if n)
+
+
+def _outbound_address() -> str:
+    """The address other devices on the network reach this one at (no packet is sent: a UDP
+    socket only picks its route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return ""

@@ -8,6 +8,7 @@ change. A subscriber only ever receives the view of its own role.
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import secrets
 import threading
@@ -18,10 +19,45 @@ from typing import Any
 
 from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
 from companion.inputs.events import CardScanned
-from companion.record.session import Session, UndoRefused
+from companion.record.format import Entry
+from companion.record.replay import UNDO
+from companion.record.session import Session
 from companion.web.about import GameAbout, describe
 
-__all__ = ["Alert", "Hub", "Tokens"]
+__all__ = ["NOT_YOUR_CARD", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
+
+NOT_YOUR_CARD = "this screen sends only its own side's cards, when they can be played"
+"""The one refusal of a code typed on a phone that is not its side's to play now: the same
+words whatever the code, so that trying codes tells nothing about the other side's cards."""
+PAIRING_TTL = 600.0
+"""Seconds a pairing offer stays valid: a photographed QR code is no use later."""
+CODE_LETTERS = "ACDEFHJKMNPRTUVWXY34679"
+"""Letters of a pairing's confirmation code: none that look alike on a phone's screen."""
+
+
+def source_of(role: str) -> str:
+    """The record's `source` for an action sent from a screen: set by the server from the
+    credential, never from the request (a phone cannot claim to be the camera)."""
+    return "tablet" if role == REFEREE else "phone"
+
+
+class PairingGone(LookupError):
+    """A pairing secret that is unknown, used already, revoked by a newer offer, or expired."""
+
+
+@dataclass
+class Offer:
+    """A phone pairing on offer for a role: a one-time secret in a QR code on the referee's
+    screen; claimed by a phone (which then shows a short code), confirmed by the referee."""
+
+    role: str
+    secret: str
+    url: str
+    created: float
+    device: str | None = None
+    """The token issued to the phone that claimed the secret (not valid until confirmed)."""
+    code: str | None = None
+    """The code the claiming phone shows, which the referee confirms."""
 
 
 @dataclass
@@ -46,12 +82,16 @@ class Tokens:
         return self.roles.get(token or "", PUBLIC)
 
 
+Subscriber = tuple[str, Callable[[dict[str, Any]], None]]
+"""A live screen: its role, and how a fresh view reaches it."""
+
+
 class Hub:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.tokens = Tokens()
         self._lock = threading.RLock()
-        self._subscribers: list[tuple[str, queue.Queue[dict[str, Any]]]] = []
+        self._subscribers: list[Subscriber] = []
         self.alert: Alert | None = None
         self.version = 0
         self.paused = False
@@ -63,8 +103,12 @@ class Hub:
         """Card codes typed on a screen (the scanners' fallback), newest last."""
         self.inputs_to: Callable[[CardScanned], None] | None = None
         """Where typed codes go as input events (the live table's queue), if anywhere."""
-        self._offers: dict[str, tuple[str, str]] = {}
-        """Role -> (token, url) of a phone pairing shown on the table display until used."""
+        self.card_owner: Callable[[str], str | None] | None = None
+        """Who may play a card code now (the live table's referee): a phone's typed code goes
+        on only if it is its own side's. None: no table reads cards."""
+        self._offers: dict[str, Offer] = {}
+        """Role -> the phone pairing on offer (shown on the referee's screen until confirmed)."""
+        self.clock: Callable[[], float] = time.monotonic
         self.about: GameAbout = describe(session.game.rules, session.header.players)
         """The game as the page shell needs it: name, title, roles, its screen module."""
 
@@ -94,7 +138,7 @@ class Hub:
                 "legal": [a.text() for a in legal],
                 "alert": None if self.alert is None else self.alert.for_role(role),
                 "actions": len(self.session.entries),
-                "pairing": self.pairing if role == PUBLIC else {},
+                "pairing": self.pairing if role == REFEREE else {},
                 "paused": self.paused,
                 "question": self._question_for(role),
                 "inputs": [{"code": e.code, "reader": e.reader} for e in self.inputs]
@@ -184,8 +228,14 @@ class Hub:
                 "highlighted": self.highlighted if shown else None}
 
     def scanned(self, code: str, role: str) -> CardScanned:
-        """A card code typed into a screen: an input event like any scanner's (6)."""
+        """A card code typed into a screen: an input event like any scanner's (6). A phone
+        sends only its own side's cards: any other code (unknown, the opponent's, none the
+        table reads) is refused with `NOT_YOUR_CARD`, the same words whatever it is."""
         with self._lock:
+            if role != REFEREE:
+                owner = self.card_owner(code) if self.card_owner is not None else None
+                if owner is None or owner != role:
+                    raise PermissionError(NOT_YOUR_CARD)
             event = CardScanned(code, f"tablet:{role}", time.monotonic())
             self.inputs = [*self.inputs[-19:], event]
             self._changed()
@@ -199,13 +249,32 @@ class Hub:
             self.paused = paused
             self._changed()
 
-    def undo(self, by: str) -> None:
+    def undo(self, role: str) -> None:
+        """Take back the last action in force. A player takes back only its own, and not
+        while the referee has paused the game; the referee takes back anyone's. Who undid it
+        and from where is the credential's, never the request's. Raises PermissionError, or
+        UndoRefused when a draw or a reveal since forbids it."""
         with self._lock:
-            try:
-                self.session.undo(by=by)
-            except UndoRefused:
-                raise
+            if role != REFEREE:
+                if self.paused:
+                    raise PermissionError("the referee has paused the game")
+                last = self.last_in_force()
+                if last is None or last.action.role != role:
+                    raise PermissionError("a phone takes back only its own last action: "
+                                          "ask the referee")
+            self.session.undo(by=role, source=source_of(role))
             self._changed()
+
+    def last_in_force(self) -> Entry | None:
+        """The last recorded action not taken back (undos are entries too)."""
+        standing: list[Entry] = []
+        for entry in self.session.entries:
+            if entry.action.role == REFEREE and entry.action.verb == UNDO:
+                if standing:
+                    standing.pop()
+            else:
+                standing.append(entry)
+        return standing[-1] if standing else None
 
     def correct(self, args: dict[str, Any], by: str, note: str) -> None:
         with self._lock:
@@ -213,17 +282,31 @@ class Hub:
             self._changed()
 
     def _changed(self) -> None:
+        """A fresh view to every subscriber, each role's view computed once."""
         self.version += 1
-        for role, inbox in list(self._subscribers):
-            inbox.put(self.view(role))
+        views: dict[str, dict[str, Any]] = {}
+        for role, deliver in list(self._subscribers):
+            if role not in views:
+                views[role] = self.view(role)
+            deliver(views[role])
 
-    def subscribe(self, role: str) -> Iterator[dict[str, Any]]:
-        """Views for `role`, the current one first, then one after every change."""
-        inbox: queue.Queue[dict[str, Any]] = queue.Queue()
-        entry = (role, inbox)
+    def _subscribe(self, role: str, deliver: Callable[[dict[str, Any]], None]) -> Subscriber:
+        entry = (role, deliver)
         with self._lock:
             self._subscribers.append(entry)
-            inbox.put(self.view(role))
+            deliver(self.view(role))
+        return entry
+
+    def unsubscribe(self, entry: Subscriber) -> None:
+        with self._lock:
+            if entry in self._subscribers:
+                self._subscribers.remove(entry)
+
+    def subscribe(self, role: str) -> Iterator[dict[str, Any]]:
+        """Views for `role`, the current one first, then one after every change (a thread
+        waits on them: the tests and the broadcast publisher)."""
+        inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        entry = self._subscribe(role, inbox.put)
         try:
             while True:
                 try:
@@ -231,31 +314,81 @@ class Hub:
                 except queue.Empty:
                     yield {}  # a keep-alive, so dead connections are noticed
         finally:
-            with self._lock:
-                self._subscribers.remove(entry)
+            self.unsubscribe(entry)
+
+    def subscribe_async(self, role: str, loop: asyncio.AbstractEventLoop
+                        ) -> tuple[Subscriber, asyncio.Queue[dict[str, Any]]]:
+        """The same views for a coroutine on `loop` (the server's live streams): an idle
+        stream holds a queue, not a thread. Call `unsubscribe` with the first item when done."""
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def deliver(view: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(inbox.put_nowait, view)
+
+        return self._subscribe(role, deliver), inbox
 
     @property
-    def pairing(self) -> dict[str, str]:
-        """Role -> the pairing link on offer (the table display shows it as a QR code)."""
-        return {role: url for role, (_, url) in self._offers.items()}
+    def pairing(self) -> dict[str, dict[str, str | None]]:
+        """Role -> the pairing on offer, for the referee's screen only: its link (drawn as a
+        QR code) until a phone claims it, then the code that phone shows, to confirm."""
+        self._expire_offers()
+        return {role: {"url": None if offer.device else offer.url, "code": offer.code}
+                for role, offer in self._offers.items()}
 
     def offer_pairing(self, role: str, base_url: str) -> str:
-        """A fresh token for `role`, offered on the table display until a phone uses it."""
+        """A one-time secret for `role`'s phone; a new offer revokes the one before (and a
+        phone that claimed it but was not confirmed)."""
         with self._lock:
-            token = self.tokens.issue(role)
-            url = f"{base_url}/play#token={token}"
-            self._offers[role] = (token, url)
+            self._drop_offer(role)
+            secret = secrets.token_urlsafe(18)
+            url = f"{base_url}/play#pair={secret}"
+            self._offers[role] = Offer(role, secret, url, self.clock())
             self._changed()
             return url
 
-    def pairing_used(self, token: str) -> None:
-        """A phone has fetched its view: take its QR code off the table display."""
+    def claim_pairing(self, secret: str) -> tuple[str, str]:
+        """A phone presents the secret from the QR code: it gets its device token (not yet
+        valid) and a code to show the referee. A secret is claimed once."""
         with self._lock:
-            used = [r for r, (t, _) in self._offers.items() if t == token]
-            for r in used:
-                del self._offers[r]
-            if used:
-                self._changed()
+            self._expire_offers()
+            offer = next((o for o in self._offers.values()
+                          if secrets.compare_digest(o.secret, secret)), None)
+            if offer is None or offer.device is not None:
+                raise PairingGone("this pairing code was used, replaced or has expired: "
+                                  "ask the referee for a new one")
+            offer.device = secrets.token_urlsafe(24)
+            offer.code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
+            self._changed()
+            return offer.device, offer.code
+
+    def confirm_pairing(self, role: str, code: str) -> None:
+        """The referee confirms the code the phone shows: the phone now acts as `role`, and
+        any phone paired for `role` before is revoked."""
+        with self._lock:
+            offer = self._offers.get(role)
+            if offer is None or offer.device is None or offer.code is None \
+                    or not secrets.compare_digest(offer.code, code.strip().upper()):
+                raise PermissionError(f"no phone has claimed {role}'s pairing with that code")
+            self.tokens.revoke(role)
+            self.tokens.roles[offer.device] = role
+            del self._offers[role]
+            self._changed()
+
+    def revoke(self, role: str) -> int:
+        """Every phone of `role` loses its token, and its pairing on offer goes."""
+        with self._lock:
+            self._drop_offer(role)
+            gone = self.tokens.revoke(role)
+            self._changed()
+            return gone
+
+    def _drop_offer(self, role: str) -> None:
+        self._offers.pop(role, None)
+
+    def _expire_offers(self) -> None:
+        now = self.clock()
+        for role in [r for r, o in self._offers.items() if now - o.created > PAIRING_TTL]:
+            del self._offers[role]
 
     @property
     def subscribers(self) -> int:

@@ -325,6 +325,20 @@ class RumbleReferee:
         self.scanned = card
         return []
 
+    def card_owner(self, state: RNState, code: str) -> str | None:
+        """The tactic cards on the display are the current player's to play (5.1.2), as are
+        the daimyo cards while they are chosen (8); a daimyo card chosen is its holder's."""
+        card = self.registry.card(code)
+        components = self.rules.kit.components
+        if card is None or state.outcome is not None or not state.players:
+            return None
+        holder = next((p for p, c in state.daimyo_cards.items() if c == card), None)
+        if holder is not None:
+            return holder
+        if card in components.tactic_cards or card in components.daimyo_cards:
+            return state.players[state.turn]
+        return None
+
     @staticmethod
     def _unplayable(state: RNState, role: str, verb: str, card: str) -> Alert:
         """Why the rules list no play of a scanned card now (5.1.2, 8.3), in their terms."""

@@ -308,6 +308,12 @@ class SekigaharaReferee:
             return self._combat_card(state, side, card)
         return [Alert("3.3", f"a card scanned in the {state.phase} phase is not used yet")]
 
+    def card_owner(self, state: SekigaharaState, code: str) -> str | None:
+        """Every card belongs to one side's deck (3.3): its side plays it, whatever the
+        phase (the phase decides whether it is taken)."""
+        card = self.registry.card(code)
+        return self.rules.ctx.card_side.get(card) if card is not None else None
+
     def _combat_card(self, state: SekigaharaState, side: str, card: str) -> list[Ruling]:
         """A loyalty card challenges (8.6); a card shown to a challenge proves loyalty; any
         other card waits for its block to reach the deployment area."""

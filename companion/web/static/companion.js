@@ -7,7 +7,9 @@
 "use strict";
 
 const page = document.body.dataset.page;
-const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("token") || "";  // a paired device's, in the fragment: never sent in a URL
+const pairSecret = fragment.get("pair") || "";  // a one-time pairing secret from the referee's QR code
 const svgNS = "http://www.w3.org/2000/svg";
 const SVG_TAGS = new Set(["svg", "g", "line", "polyline", "polygon", "path", "circle", "ellipse",
   "rect", "text", "tspan", "title", "defs", "use", "marker"]);
@@ -123,16 +125,48 @@ function renderAlert(alert) {
 }
 
 function renderPairing(pairing) {
+  // The referee's screen only: each role's QR code on offer, or the code the phone that
+  // claimed it shows, to compare and confirm.
   const box = panel("pairing");
   if (!box) return;
   const roles = Object.keys(pairing || {});
   show(box, roles.length > 0);
   box.replaceChildren(el("h2", {}, "Pair a phone"));
   for (const role of roles) {
+    const offer = pairing[role];
     const figure = el("figure", { class: "qr", "data-role": role });
-    figure.innerHTML = pairing[role];  // an SVG drawn by the server from the pairing link
-    figure.append(el("figcaption", {}, role));
+    if (offer.qr) {
+      figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
+      figure.append(el("figcaption", {}, role + ": scan with the player's phone"));
+    } else {
+      figure.append(el("p", { class: "pair-code" }, offer.code));
+      const confirm = el("button", { "data-confirm": role }, "Confirm " + role + "'s phone shows " + offer.code);
+      confirm.addEventListener("click", () =>
+        post("/api/pair/" + encodeURIComponent(role) + "/confirm", { code: offer.code }));
+      figure.append(confirm);
+    }
     box.append(figure);
+  }
+}
+
+async function claimPairing() {
+  // A phone opened from the QR code: it claims the one-time secret, shows the code the
+  // referee confirms, and becomes the player's screen once confirmed.
+  const response = await fetch("/api/pair/claim", { method: "POST",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pair: pairSecret }) });
+  const body = await response.json().catch(() => ({}));
+  const note = panel("no-screen");
+  show(note, true);
+  if (!response.ok) { note.textContent = body.message || "This pairing code cannot be used: ask the referee for a new one."; return; }
+  history.replaceState(null, "", "#token=" + encodeURIComponent(body.token));
+  note.replaceChildren(el("span", {}, "Show this code to the referee:"),
+    el("strong", { id: "pair-code" }, body.code),
+    el("span", {}, "This screen opens as your side's once the referee confirms it."));
+  const headers = { Authorization: "Bearer " + body.token };
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const view = await fetch("/api/view", { headers }).then((r) => r.json()).catch(() => null);
+    if (view && view.role !== "public") { location.reload(); return; }
   }
 }
 
@@ -220,7 +254,7 @@ function refereeTools() {
   show("referee-tools", true);
   panel("free-action").addEventListener("submit", (event) => {
     event.preventDefault();
-    act({ text: panel("action-text").value, source: "referee" });
+    act({ text: panel("action-text").value });
   });
   panel("correction").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -228,7 +262,7 @@ function refereeTools() {
       args: { block: panel("correct-block").value, to: panel("correct-to").value },
       by: "referee", note: panel("correct-note").value });
   });
-  panel("undo").addEventListener("click", () => post("/api/undo", { by: "referee" }));
+  panel("undo").addEventListener("click", () => post("/api/undo", {}));
   panel("pause").addEventListener("click", () =>
     post("/api/pause", { paused: !document.body.classList.contains("paused") }));
   for (const role of about.roles) {
@@ -296,5 +330,6 @@ async function replayViewer() {
   draw(first);
 }
 
-(page === "replay" ? replayViewer() : live()).catch((error) => console.error(error));
+(page === "replay" ? replayViewer() : pairSecret ? claimPairing() : live())
+  .catch((error) => console.error(error));
 setInterval(() => { panel("clock").textContent = new Date().toLocaleTimeString(); }, 1000);
