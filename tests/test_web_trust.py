@@ -15,6 +15,7 @@ import uvicorn
 from web_helpers import acting_player, app_for, played_hub, sekigahara_hub
 
 from companion.engine import PUBLIC, REFEREE
+from companion.games import all_games
 from companion.web import ARRIVED, create_app
 from companion.web.asgi import CompanionServer
 
@@ -279,3 +280,17 @@ def test_idle_streams_hold_no_thread_and_are_capped_per_device(tmp_path):
         assert server.asgi.streams == 0 and hub.subscribers == 0  # gone streams let go
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_every_game_refuses_arguments_it_does_not_define(tmp_path, name):
+    """A junk argument is refused by the game's rules (422, its rule), never recorded."""
+    hub = played_hub(tmp_path, name)
+    app, tokens = app_for(hub)
+    actor = acting_player(hub)
+    legal = _legal(hub, actor).to_json()
+    before = len(hub.session.entries)
+    sent = app.test_client().post("/api/action", headers=bearer(tokens[actor]),
+                                  json={**legal, "args": {**legal["args"], "junk": "x" * 100}})
+    assert sent.status_code == 422 and "junk" in sent.get_json()["message"]
+    assert len(hub.session.entries) == before

@@ -34,8 +34,11 @@ __all__ = ["SkirmishRules", "SkirmishState"]
 Decider = Callable[[SkirmishKit, SkirmishState, Action, int], Sequence[Event]]
 PHASES: PhaseTable[Decider] = PhaseTable({"battle": {"roll": decide_roll},
                      "turn": {"move": decide_move, "pass": decide_pass}},
-                    {"battle": "S4", "turn": "S2.1"}, default_rule="S2.1")
-"""A turn's verbs (S2.1); the dice a battle rolls (S4) are chance's."""
+                    {"battle": "S4", "turn": "S2.1"}, default_rule="S2.1",
+                    takes={"roll": ("attacker", "defender"), "move": ("block", "to"),
+                           "pass": ()})
+"""A turn's verbs (S2.1); the dice a battle rolls (S4) are chance's. Each verb's arguments
+are named, so that one the game does not define is refused, never recorded."""
 
 
 @register
@@ -74,7 +77,7 @@ class SkirmishRules(Rules[SkirmishState, SkirmishKit]):
     def decide(self, state: SkirmishState, action: Action) -> Sequence[Event]:
         turns = int(self.options["turns"])
         phase = "battle" if action.role == CHANCE else "turn"
-        return PHASES.handler(phase, action.verb)(self.kit, state, action, turns)
+        return PHASES.dispatch(phase, action)(self.kit, state, action, turns)
 
     def evolve(self, state: SkirmishState, event: Event) -> SkirmishState:
         return evolve(state, event)
