@@ -2,7 +2,8 @@
 
 The area is cropped first (a full 12 MP frame takes far too long to decode), turned to grey,
 and decoded; if nothing is found, a sharpened, thresholded and a few rotated copies are tried,
-which rescues blurred and tilted labels.
+which rescues blurred and tilted labels. A code that cannot be a card code (longer than any,
+blank or unprintable: a foreign QR code, a misread) is never a scan.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 from pyzbar import pyzbar
 
-from companion.inputs.events import CardScanned
+from companion.inputs.events import CardScanned, unusable_code
 
 __all__ = ["CardArea", "decode_codes", "read_card"]
 
@@ -62,6 +63,9 @@ def decode_codes(frame: np.ndarray | Image.Image, area: CardArea | None = None) 
 
 def read_card(frame: np.ndarray | Image.Image, area: CardArea,
               clock: Callable[[], float] = time.monotonic) -> CardScanned | None:
-    """The card shown in the scan area, if exactly one code is readable there."""
+    """The card shown in the scan area, if exactly one code is readable there and it can be a
+    card code (`events.unusable_code`)."""
     codes = decode_codes(frame, area)
-    return CardScanned(codes[0], "camera", clock()) if len(codes) == 1 else None
+    if len(codes) != 1 or unusable_code(codes[0]) is not None:
+        return None
+    return CardScanned(codes[0], "camera", clock())

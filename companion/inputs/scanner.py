@@ -3,6 +3,9 @@
 A wedge "types" each code followed by Enter. Read through evdev with an exclusive grab, the
 keystrokes never reach another window. Key codes become characters through a keyboard layout
 (the scanner types as if on a US, German or Italian keyboard).
+
+A code is refused whole when it is longer than any card code (its keys are counted, not kept,
+until Enter), blank or unprintable: a wedge left typing never grows memory or yields a tail.
 """
 
 from __future__ import annotations
@@ -14,7 +17,13 @@ from typing import Any
 
 from evdev import ecodes
 
-from companion.inputs.events import CardScanned, InputEvent, ReadProblem
+from companion.inputs.events import (
+    MAX_CODE_LENGTH,
+    CardScanned,
+    InputEvent,
+    ReadProblem,
+    unusable_code,
+)
 
 __all__ = ["LAYOUTS", "WedgeParser", "open_device", "read_device"]
 
@@ -46,7 +55,10 @@ class WedgeParser:
     layout: str = "us"
     reader: str = "scanner"
     clock: Callable[[], float] = time.monotonic
+    max_length: int = MAX_CODE_LENGTH
     _typed: list[str] = field(default_factory=list)
+    _dropped: int = 0
+    """Characters typed past `max_length` in the current code: counted, not kept."""
     _shift: bool = False
 
     def feed(self, events: Iterable[tuple[int, int, int]]) -> Iterator[InputEvent]:
@@ -60,17 +72,34 @@ class WedgeParser:
             if value != _DOWN:
                 continue  # key up and autorepeat
             if code in (ecodes.KEY_ENTER, ecodes.KEY_KPENTER):
-                if self._typed:
-                    yield CardScanned("".join(self._typed), self.reader, self.clock())
-                self._typed.clear()
+                yield from self._enter()
                 continue
             char = (shifted if self._shift else plain).get(code)
             if char is None:
                 yield ReadProblem(self.reader, f"key {ecodes.KEY.get(code, code)} is not part "
                                   f"of a code in the {self.layout} layout", self.clock())
                 self._typed.clear()
+                self._dropped = 0
                 continue
-            self._typed.append(char)
+            if len(self._typed) < self.max_length:
+                self._typed.append(char)
+            else:
+                self._dropped += 1
+
+    def _enter(self) -> Iterator[InputEvent]:
+        """The code typed since the last Enter, or why it cannot be one."""
+        typed, dropped = "".join(self._typed), self._dropped
+        self._typed.clear()
+        self._dropped = 0
+        if not typed:
+            return
+        code = typed.strip()
+        reason = (f"a code of {len(typed) + dropped} characters is too long for a card code"
+                  if dropped else unusable_code(code, longest=self.max_length))
+        if reason is not None:
+            yield ReadProblem(self.reader, reason, self.clock())
+            return
+        yield CardScanned(code, self.reader, self.clock())
 
 
 def open_device(path: str) -> Any:

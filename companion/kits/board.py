@@ -7,20 +7,45 @@ Game kits extend `Location` and `Road` with their own fields (castles, hexes, re
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from companion.kits.problems import Problems
 
-__all__ = ["Frozen", "Id", "Location", "Road", "check_graph", "neighbours_of"]
+__all__ = ["MAX_COUNT", "Count", "Frozen", "Id", "Location", "Quantity", "Road", "at_most",
+           "check_graph", "neighbours_of"]
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
 """Ids are lower-case snake case, so they survive YAML, URLs and the record format alike."""
 
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
+
+MAX_COUNT = 1000
+"""The bound of a count no rule bounds more tightly: no game's box holds a thousand of one
+thing. Counts are expanded into objects and loops, so an unbounded one (`count: 100000000`)
+would take minutes and all memory before any check could say it is wrong."""
+
+
+def at_most(bound: int, what: str) -> Callable[[int], int]:
+    """A validator refusing a count above `bound`; the message names the bound and why."""
+
+    def check(value: int) -> int:
+        if value > bound:
+            raise ValueError(f"at most {bound}: {what}")
+        return value
+
+    return check
+
+
+Count = Annotated[int, Field(ge=1), AfterValidator(at_most(MAX_COUNT, "more than any game "
+                                                                    "holds of one thing"))]
+"""How many of something (at least one), within `MAX_COUNT`."""
+Quantity = Annotated[int, Field(ge=0), AfterValidator(at_most(MAX_COUNT, "more than any game "
+                                                                       "holds of one thing"))]
+"""How many of something (possibly none), within `MAX_COUNT`."""
 
 
 class Frozen(BaseModel):

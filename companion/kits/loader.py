@@ -191,6 +191,8 @@ def _parse(problems: Problems, doc: YamlDocument, model: type[M]) -> M | None:
         for error in exc.errors():
             loc = tuple(error["loc"])
             reason = error["msg"]
+            if error["type"] == "value_error":  # our validators' own words, no prefix
+                reason = str(error.get("ctx", {}).get("error", reason))
             if error["type"] == "extra_forbidden":
                 reason = f"unknown field '{loc[-1]}'"
             elif error["type"] == "missing":

@@ -4,21 +4,46 @@ A kit is edited by hand (a user's copy of a game's components), so a broken one 
 exactly where it is broken: `map.yaml:87: roads[12] (kiso-sua): unknown location 'sua'`,
 never a bare traceback. Checks collect problems instead of stopping at the first, so one
 run of `companion kit check` lists everything that needs fixing.
+
+A kit file is read within bounds, so that no file, however made, takes minutes or all memory
+(issue 16): at most `MAX_FILE_BYTES`; and before it is built into objects its YAML events are
+counted, stopping at the first of: nesting deeper than `MAX_DEPTH` (libyaml's time grows steeply
+with depth: 2.6 s at 20,000 levels, and its composer crashes the process past ~100,000), more
+than `MAX_ALIASES` aliases, more than `MAX_NODES` values once aliases are expanded (the
+"billion laughs": a few lines that expand to billions of values), an alias inside its own
+anchor, or a number too long to read. Each names the file and line.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-__all__ = ["KitError", "KitProblem", "Problems", "YamlDocument", "entry_label"]
+__all__ = ["MAX_ALIASES", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "KitError", "KitProblem",
+           "Problems", "YamlDocument", "entry_label"]
 
 Loc = tuple[str | int, ...]
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser when PyYAML has it (ten times faster), the pure-Python one otherwise."""
+MAX_FILE_BYTES = 1_048_576
+"""1 MiB: the largest shipped kit file is under 10 KB."""
+MAX_DEPTH = 64
+"""Nesting levels; a kit's entries nest five or six deep."""
+MAX_ALIASES = 64
+"""YAML aliases (`*name`) in one file; the shipped kits use none."""
+MAX_NODES = 100_000
+"""Values in one file once aliases are expanded; Sekigahara's map has about 2,000."""
+MAX_NUMBER = 100
+"""Characters in a plain number: a longer one is no kit's number (and past 4,300 digits
+Python refuses to read it at all)."""
+_NUMBER = re.compile(r"[-+]?(0[xob])?[0-9][0-9_a-fA-F.:eE+-]*")
+_OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
 @dataclass(frozen=True)
@@ -56,11 +81,10 @@ class YamlDocument:
 
     @classmethod
     def read(cls, path: Path) -> YamlDocument:
-        """Parse `path`; raise KitError naming the line when the YAML itself is malformed."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise KitError(str(path.parent), [KitProblem(path.name, None, "", str(exc))]) from exc
+        """Parse `path`; raise KitError naming the line when the YAML itself is malformed, or
+        when the file is beyond the bounds above."""
+        text = _read_text(path)
+        _check_bounds(path, text)
         loader = _Loader(text)
         try:
             root = loader.get_single_node()
@@ -102,6 +126,77 @@ class YamlDocument:
             else:
                 return None
         return value
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, refused unread when it is larger than any kit file needs to be."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise _beyond(path, None, f"the file is {path.stat().st_size} bytes; a kit file is "
+                          f"at most {MAX_FILE_BYTES} bytes")
+        return raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KitError(str(path.parent), [KitProblem(path.name, None, "", str(exc))]) from exc
+
+
+def _beyond(path: Path, mark: Any, reason: str) -> KitError:
+    """A bound crossed at `mark` (a pure-Python or libyaml mark, or None for the whole file)."""
+    line = mark.line + 1 if mark is not None else None
+    return KitError(str(path.parent), [KitProblem(path.name, line, "", reason)])
+
+
+def _check_bounds(path: Path, text: str) -> None:
+    """Walk the file's YAML events (lazily: a refusal stops the parser where it is) and raise
+    KitError at the first bound crossed; malformed YAML is left to the full parse to report.
+
+    Aliases are counted as the values they stand for, from the sizes of their anchors, so
+    the expanded size is known without expanding anything."""
+    loader = _Loader(text)
+    sizes: dict[str, int] = {}
+    open_: list[tuple[str | None, int]] = []  # (anchor, values counted when it opened)
+    total = aliases = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise _beyond(path, event.start_mark, f"more than {MAX_ALIASES} aliases "
+                                  "(*name): a kit file needs few or none")
+                if any(anchor == event.anchor for anchor, _ in open_):
+                    raise _beyond(path, event.start_mark, f"alias *{event.anchor} refers to "
+                                  "itself (it is inside its own anchor)")
+                total += sizes.get(event.anchor or "", 1)
+            elif isinstance(event, _OPEN):
+                total += 1
+                open_.append((event.anchor, total))
+                if len(open_) > MAX_DEPTH:
+                    raise _beyond(path, event.start_mark,
+                                  f"nested deeper than {MAX_DEPTH} levels")
+            elif isinstance(event, _CLOSE):
+                anchor, start = open_.pop()
+                if anchor is not None:
+                    sizes[anchor] = total - start + 1
+            elif isinstance(event, yaml.ScalarEvent):
+                total += 1
+                _check_scalar(path, event)
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+            if total > MAX_NODES:
+                raise _beyond(path, event.start_mark, f"more than {MAX_NODES} values once "
+                              "aliases are expanded: far more than any kit holds")
+    except yaml.YAMLError:
+        return
+    finally:
+        loader.dispose()
+
+
+def _check_scalar(path: Path, event: yaml.ScalarEvent) -> None:
+    if not event.style and len(event.value) > MAX_NUMBER and _NUMBER.fullmatch(event.value):
+        raise _beyond(path, event.start_mark, f"a number of {len(event.value)} characters: "
+                      f"a kit's numbers have at most {MAX_NUMBER}")
 
 
 def _malformed(name: str, exc: yaml.YAMLError) -> KitProblem:

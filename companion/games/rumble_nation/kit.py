@@ -6,11 +6,20 @@ from collections.abc import Mapping
 from functools import cached_property
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from companion.kits.board import Frozen, Id, Location, Road, check_graph, neighbours_of
+from companion.kits.board import (
+    Count,
+    Frozen,
+    Id,
+    Location,
+    Quantity,
+    Road,
+    check_graph,
+    neighbours_of,
+)
 from companion.kits.loader import Kit, KitManifest, KitSpec, register_spec
 from companion.kits.problems import Problems
 
@@ -27,8 +36,8 @@ class MapFile(Frozen):
 
 
 class ComponentsFile(Frozen):
-    soldiers_per_player: Annotated[int, Field(ge=1)]
-    reinforcements: Annotated[int, Field(ge=0)]
+    soldiers_per_player: Count
+    reinforcements: Quantity
     large_castles: tuple[int, ...]
     katana: tuple[int, ...]
     colours: tuple[Id, ...]

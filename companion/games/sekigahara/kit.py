@@ -15,9 +15,18 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
-from companion.kits.board import Frozen, Id, Location, Road, check_graph, neighbours_of
+from companion.kits.board import (
+    Count,
+    Frozen,
+    Id,
+    Location,
+    Road,
+    at_most,
+    check_graph,
+    neighbours_of,
+)
 from companion.kits.loader import Kit, KitManifest, KitSpec, register_spec
 from companion.kits.problems import Problems
 
@@ -30,7 +39,11 @@ SIDES: tuple[Side, Side] = ("ishida", "tokugawa")
 SetupKind = Literal["square", "round", "star", "triangle"]
 CARDS_PER_DECK = 55  # 1: two decks; the per-face counts in cards.yaml add up to 55 each
 BLOCKS_PER_SIDE = 48  # 1: 96 blocks, 48 gold and 48 black
-Count = Annotated[int, Field(ge=1)]
+CardCount = Annotated[int, Field(ge=1), AfterValidator(
+    at_most(CARDS_PER_DECK, "no face has more cards than a whole deck (1)"))]
+BlockCount = Annotated[int, Field(ge=1), AfterValidator(
+    at_most(BLOCKS_PER_SIDE, "no face or marker has more blocks than a whole side (1)"))]
+"""Counts expand into cards and blocks one by one: bounded by the rules, they stay small."""
 
 
 class SetupMarker(Frozen):
@@ -38,7 +51,7 @@ class SetupMarker(Frozen):
 
     side: Side
     kind: SetupKind | Literal["random"]
-    count: Count
+    count: BlockCount
 
 
 class SekigaharaLocation(Location):
@@ -71,9 +84,10 @@ class Box(Frozen):
 
 
 class Tracks(Frozen):
-    weeks: Annotated[int, Field(ge=1)]
+    weeks: Count
     turns_per_week: tuple[str, ...]
-    reinforcements_per_week: dict[int, Annotated[int, Field(ge=0)]]  # 6.2
+    reinforcements_per_week: dict[int, Annotated[int, Field(ge=0), AfterValidator(
+        at_most(BLOCKS_PER_SIDE, "no week draws more blocks than a whole side (1)"))]]  # 6.2
     impact_track: tuple[int, int]  # 8.3.1
 
 
@@ -89,7 +103,7 @@ class CardFace(Frozen):
     clan: Id | None
     kind: Literal["plain", "special", "double", "loyalty"]
     bid: Annotated[int, Field(ge=0)]  # 6.3
-    count: Count
+    count: CardCount
 
     @model_validator(mode="after")
     def _loyalty_has_no_clan(self) -> CardFace:
@@ -109,7 +123,7 @@ class BlockFace(Frozen):
     leader: Literal[1, 3] | None = None  # 3.2: nobori with 1 or 3 dots
     any_card: bool = False  # 8.2.2, 9.4, 9.5
     setup: SetupKind | None = None  # 5.2.1
-    count: Count = 1
+    count: BlockCount = 1
     guess: str | None = None
 
     @model_validator(mode="after")

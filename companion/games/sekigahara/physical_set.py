@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +24,13 @@ import yaml
 
 from companion.games import Registration
 from companion.games.sekigahara.kit import BLOCKS_PER_SIDE, SekigaharaKit
+from companion.inputs.events import unusable_code
 from companion.inputs.labels import card_from_code
 from companion.kits import load_kit
 from companion.kits.loader import shipped_folder
 
-__all__ = ["REGISTRATION", "RegistrationError", "Registry", "parse_block", "parse_card"]
+__all__ = ["REGISTRATION", "RegistrationError", "Registry", "parse_block", "parse_card",
+           "parse_tag", "tag_range"]
 
 SETUP_SYMBOLS = ("square", "round", "star", "triangle")
 ENTRIES = """\
@@ -41,6 +45,34 @@ the registry and replaces the sample block manifest."""
 
 class RegistrationError(ValueError):
     """A registration entry that cannot be taken as said: names what is wrong."""
+
+
+@cache
+def tag_range() -> range:
+    """The ids a block tag can have: those of the dictionary the camera reads (AprilTag 36h11,
+    587 ids), asked of the detector itself so the two can never disagree."""
+    import cv2
+
+    from companion.vision.detect import DetectorConfig
+
+    bank = cv2.aruco.getPredefinedDictionary(DetectorConfig().dictionary)
+    return range(len(bank.bytesList))
+
+
+def parse_tag(tag: str) -> str:
+    """A block tag as typed -> its id in plain digits (`0101` is tag 101).
+
+    Only ASCII digits count (`int` would also take `-5`, `+7`, `1_0` and other scripts'
+    digits), and the length is checked before the value, so no line is too long to refuse."""
+    ids = tag_range()
+    last = ids[-1]
+    if re.fullmatch(r"[0-9]+", tag) and len(tag.lstrip("0")) <= len(str(last)) \
+            and int(tag) in ids:
+        return str(int(tag))
+    shown = tag if len(tag) <= 24 else tag[:24] + "…"
+    raise RegistrationError(f"block tag {shown!r} is not a tag: a tag is a whole number from "
+                            f"{ids[0]} to {last} (an id of the camera's AprilTag 36h11 "
+                            "dictionary)")
 
 
 def parse_block(kit: SekigaharaKit, spec: str) -> dict[str, Any]:
@@ -133,6 +165,8 @@ class Registry:
         return f"{len(self.blocks)} blocks and {len(self.cards)} cards"
 
     def add_block(self, tag: str, spec: str) -> dict[str, Any]:
+        """Register the block carrying `tag` as the face `spec` says (see `parse_block`)."""
+        tag = parse_tag(tag)
         if tag in self.blocks:
             raise RegistrationError(f"tag {tag} is already registered as {self.blocks[tag]}")
         face = parse_block(self._kit(), spec)
@@ -142,6 +176,9 @@ class Registry:
 
     def add_card(self, code: str, spec: str | None = None) -> str:
         """Register a card by its label (no spec needed) or by what the person says it is."""
+        reason = unusable_code(code)
+        if reason is not None:
+            raise RegistrationError(f"{reason}: not a card's code")
         if code in self.cards:
             raise RegistrationError(f"code {code} is already registered as {self.cards[code]}")
         kit = self._kit()
