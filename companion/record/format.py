@@ -9,7 +9,9 @@ upcast line by line.
 from __future__ import annotations
 
 import json
+import math
 import os
+import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
@@ -21,15 +23,24 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from companion.engine.core import Action, Event, canonical_json
 
 __all__ = [
-    "FORMAT", "SOURCES", "VERSION", "Entry", "Header", "KitRef", "Record", "RecordError",
-    "chain_start", "chained", "dumps_entry", "dumps_header", "link", "parse_record",
-    "read_record", "write_record",
+    "DEPTH_LIMIT", "DIGITS_LIMIT", "FORMAT", "LINE_LIMIT", "SOURCES", "VERSION", "Entry",
+    "Header", "KitRef", "Record", "RecordError", "RecordValueError", "chain_start", "chained",
+    "dumps_entry", "dumps_header", "integrity_problem", "link", "parse_record", "read_record",
+    "write_record",
 ]
 
 FORMAT: Final = "tabletop-companion-record"
 VERSION = 1
-Source = Literal["camera", "card_reader", "scanner", "button", "tablet", "referee", "simulator"]
+Source = Literal["camera", "card_reader", "scanner", "button", "tablet", "phone", "referee",
+                 "simulator"]
 SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
+
+LINE_LIMIT = 1024 * 1024
+"""Longest record line read or written, in bytes: a real line is a few hundred bytes."""
+DEPTH_LIMIT = 32
+"""Deepest nesting of objects and arrays in a line (a real line nests four or five deep)."""
+DIGITS_LIMIT = 100
+"""Most digits in a number (Python's own limit, 4300, is a denial-of-service guard)."""
 
 # Upcasters turn a line of an older format version into the next version's shape.
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -44,6 +55,11 @@ class RecordError(Exception):
         self.message = message
         where = path if line is None else f"{path}:{line}"
         super().__init__(f"{where}: {message}")
+
+
+class RecordValueError(ValueError):
+    """A value a record line cannot hold (NaN, Infinity, a number of too many digits, nesting
+    too deep, a line too long): refused when writing, so that every line written reads back."""
 
 
 class _Line(BaseModel):
@@ -118,10 +134,16 @@ class Record:
 
 
 def dumps_header(header: Header) -> str:
-    return canonical_json(header.model_dump(mode="json"))
+    """The header's line; RecordValueError if a value in it could not be read back."""
+    return _checked(lambda: canonical_json(header.model_dump(mode="json")))
 
 
 def dumps_entry(entry: Entry, *, with_hash: bool = True) -> str:
+    """The entry's line; RecordValueError if a value in it could not be read back."""
+    return _checked(lambda: _entry_json(entry, with_hash=with_hash))
+
+
+def _entry_json(entry: Entry, *, with_hash: bool) -> str:
     data: dict[str, Any] = {
         "seq": entry.seq, "time": entry.time, "source": entry.source,
         "action": entry.action.to_json(), "events": [e.to_json() for e in entry.events],
@@ -135,14 +157,33 @@ def dumps_entry(entry: Entry, *, with_hash: bool = True) -> str:
     return canonical_json(data)
 
 
+def _checked(dump: Callable[[], str]) -> str:
+    """The line `dump` makes, once the reader's own rules accept it: nothing is written that
+    cannot be read back (json.dumps writes NaN and Infinity, which JSON does not have, and
+    raises RecursionError or ValueError on values too deep or too long to spell)."""
+    try:
+        line = dump()
+    except RecursionError:
+        raise RecordValueError(f"cannot be recorded: {_TOO_DEEP}") from None
+    except ValueError:
+        raise RecordValueError("cannot be recorded: a number of more than 4300 digits: the "
+                               f"limit is {DIGITS_LIMIT}") from None
+    try:
+        _read_line(line)
+    except _Refused as exc:
+        raise RecordValueError(f"cannot be recorded: {exc}") from None
+    return line
+
+
 def chain_start(header: Header) -> str:
     """The hash the chain starts from: the header's own."""
     return sha256(dumps_header(header).encode()).hexdigest()
 
 
 def link(previous: str, entry: Entry) -> str:
-    """An entry's hash covers the previous hash and the entry itself (without its hash)."""
-    return sha256(f"{previous}\n{dumps_entry(entry, with_hash=False)}".encode()).hexdigest()
+    """An entry's hash covers the previous hash and the entry itself (without its hash).
+    Unchecked: only lines that are written are checked (`dumps_entry`), once."""
+    return sha256(f"{previous}\n{_entry_json(entry, with_hash=False)}".encode()).hexdigest()
 
 
 def chained(header: Header, entries: Iterable[Entry]) -> list[Entry]:
@@ -172,12 +213,40 @@ def write_record(target: Path | IO[str], header: Header, entries: Iterable[Entry
     if not isinstance(target, Path):
         target.write(text)
         return
-    partial = target.with_name(target.name + ".partial")
-    with partial.open("w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    partial.replace(target)
+    _replace_atomically(target, text.encode("utf-8"))
+
+
+def _replace_atomically(target: Path, data: bytes) -> None:
+    """Write `data` to a fresh file beside `target`, fsync it, rename it over `target`, fsync
+    the folder. The fresh file is created with O_EXCL under a random name, so nothing already
+    there (a symlink planted at a predictable name, another export's file) is written through."""
+    fd, partial = _fresh_file(target)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def _fresh_file(target: Path) -> tuple[int, Path]:
+    """A new, empty file in `target`'s folder that no one else had (O_CREAT | O_EXCL, which
+    never follows a symlink); the mode is 0666 less the umask, as `open` would give."""
+    while True:
+        partial = target.with_name(f".{target.name}.{secrets.token_hex(6)}.partial")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+            return os.open(partial, flags, 0o666), partial
+        except FileExistsError:
+            continue
 
 
 def read_record(path: Path) -> Record:
@@ -214,7 +283,27 @@ def parse_record(name: str, text: str) -> Record:
     is_chained = _check_chain(name, header, entries)
     if seal is not None:
         _check_seal(name, header, entries, *seal)
+        is_chained = True  # a seal on a header alone chains it: its hash is the header's
     return Record(name, header, tuple(entries), chained=is_chained, sealed=seal is not None)
+
+
+def integrity_problem(record: Record) -> RecordError | None:
+    """Why a record file cannot be trusted whole, or None: sealed and chained is whole.
+
+    A chained record without its seal lost its end (the chain cannot tell: each line only
+    vouches for those before it); a record without hashes may have lost or changed anything.
+    The error names the last line that was read and checked.
+    """
+    last = (record.entries[-1].line or 1) if record.entries else 1
+    if not record.chained:
+        return RecordError(record.path, last, "not chained: no line carries a hash and there is "
+                           "no seal, so nothing shows that the record is whole and unedited "
+                           f"(lines may have been cut or changed, or it was written by hand); "
+                           f"line {last} is the last line read")
+    if not record.sealed:
+        return RecordError(record.path, last, "truncated: the record has no seal, so lines may "
+                           f"have been cut from its end; line {last} is the last good line")
+    return None
 
 
 def _read_seal(path: str, number: int, data: Mapping[str, Any]) -> _Seal:
@@ -253,20 +342,81 @@ def _check_seal(path: str, header: Header, entries: Sequence[Entry], number: int
 
 
 def _numbered(text: str) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    """Lines end at \\n only: str.splitlines would also split at U+2028, U+0085 and others,
+    which canonical JSON (UTF-8 kept) writes as they are inside strings."""
+    for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
             yield number, line
 
 
 def _json(path: str, number: int, line: str) -> dict[str, Any]:
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise RecordError(path, number, f"not valid JSON ({exc.msg} at column {exc.colno}); "
-                          "the line is corrupt or truncated") from exc
+        data = _read_line(line)
+    except _Refused as exc:
+        raise RecordError(path, number, str(exc)) from None
     if not isinstance(data, dict):
         raise RecordError(path, number, "each line must be a JSON object")
     return data
+
+
+class _Refused(ValueError):
+    """A line a record may not hold; the message says why, in words."""
+
+
+_TOO_DEEP = f"nested too deeply (more than {DEPTH_LIMIT} levels of brackets)"
+
+
+def _read_line(line: str) -> Any:
+    """The line's JSON value, or _Refused. Python's json would raise RecursionError on deep
+    nesting and ValueError on a number of 4300+ digits, and would accept NaN and Infinity:
+    each becomes a sentence here, and the line's length is bounded before it is parsed."""
+    try:
+        size = len(line.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise _Refused("text that is not valid Unicode (a lone surrogate)") from None
+    if size > LINE_LIMIT:
+        raise _Refused(f"a line of {size} bytes: the limit is 1 MiB; the line is refused")
+    try:
+        data = json.loads(line, parse_constant=_constant, parse_int=_int, parse_float=_float)
+    except json.JSONDecodeError as exc:
+        raise _Refused(f"not valid JSON ({exc.msg} at column {exc.colno}); the line is corrupt "
+                       "or truncated") from None
+    except RecursionError:
+        raise _Refused(_TOO_DEEP) from None
+    if _depth(data) > DEPTH_LIMIT:
+        raise _Refused(_TOO_DEEP)
+    return data
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number: JSON has no NaN or Infinity, and a record holds "
+                   "none")
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > DIGITS_LIMIT:
+        raise _Refused(f"a number with {digits} digits: the limit is {DIGITS_LIMIT}")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or len(text) > DIGITS_LIMIT:
+        raise _Refused(f"the number {text[:20]} is too large to be recorded")
+    return value
+
+
+def _depth(data: Any) -> int:
+    """How deeply objects and arrays nest (1 for a flat object), without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _header(path: str, number: int, data: Mapping[str, Any]) -> Header:

@@ -5,16 +5,26 @@ row per accepted action (the record line and its hash). The database runs in WAL
 `synchronous=FULL`, and each append is one transaction: when `append` returns, the action
 survives a power cut. On load, the hash chain and the stored count and head are checked, so
 a truncated, reordered or edited game is reported instead of replayed.
+
+A new database is built under a temporary name and moved into place once its tables exist, so
+the file at the database's name is always whole: an empty file there is reported, never taken
+for a new database. A game being served is claimed (`Store.claim`, an flock on a file beside
+the database), so a second server cannot write to it; the kernel drops the claim when its
+holder dies, even by kill -9.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from companion.record.format import (
@@ -30,7 +40,8 @@ from companion.record.format import (
 )
 from companion.userdata import data_dir
 
-__all__ = ["SNAPSHOT_LIMIT", "GameRow", "Store", "StoreError", "default_path"]
+__all__ = ["SNAPSHOT_LIMIT", "Claim", "DiskFull", "GameClaimed", "GameRow", "Store",
+           "StoreError", "default_path"]
 
 SCHEMA_VERSION = 1
 SNAPSHOT_LIMIT = 512 * 1024
@@ -68,6 +79,52 @@ class StoreError(Exception):
     """The database cannot be used as it is: names the file and what is wrong with it."""
 
 
+class DiskFull(StoreError):
+    """SQLite's "database or disk is full": the transaction was rolled back, nothing kept."""
+
+
+class GameClaimed(StoreError):
+    """Another process is serving the game: two writers would fork its record."""
+
+    def __init__(self, game_id: int, pid: int | None) -> None:
+        self.game_id, self.pid = game_id, pid
+        holder = f"process {pid}" if pid is not None else "another process"
+        super().__init__(f"game {game_id} is already being served by {holder}")
+
+
+@dataclass
+class Claim:
+    """This process serves the game: an exclusive flock on `path`, held until `release` (or
+    the death of every process holding the descriptor: a forked child shares it)."""
+
+    game_id: int
+    path: Path
+    fd: int = field(repr=False)
+    owner: int = field(default_factory=os.getpid)
+    """The process that claimed the game: only it drops the claim for everyone."""
+
+    def release(self) -> None:
+        """Drop the claim and its file (unlinked while still locked, so that a process that
+        opened the old file and locks it next sees it is gone and starts again).
+
+        In a forked child (a pre-forking server's worker may run the command's cleanup too)
+        this only closes the child's copy of the descriptor: the owner still holds the lock.
+        """
+        if self.fd < 0:
+            return
+        if os.getpid() == self.owner and _same_file(self.fd, self.path):
+            self.path.unlink(missing_ok=True)
+        os.close(self.fd)
+        self.fd = -1
+
+    def __enter__(self) -> Claim:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.release()
+
+
 def default_path() -> Path:
     """`games.sqlite` in the user's data directory (embedded default; `COMPANION_DATA`
     moves it with every other file the companion keeps)."""
@@ -95,21 +152,55 @@ class Store:
         self.path = path or default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        if not self.path.exists():
+            self._create()
         self._db = self._open()
 
+    def _create(self) -> None:
+        """A new database, built under a temporary name and linked into place once whole: the
+        file at `path` is never a half-made database, so an empty one is not ours."""
+        if self.path.is_symlink():  # to a drive that is not mounted, say: create nothing
+            raise StoreError(f"{self.path}: a symlink to {self.path.readlink()}, which does "
+                             "not exist (a drive not mounted?); no database was created")
+        building = self.path.with_name(f".{self.path.name}.{secrets.token_hex(6)}.new")
+        try:
+            db = sqlite3.connect(building, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.executescript(_SCHEMA)
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            finally:
+                db.close()  # the last connection: checkpointed into the file, WAL removed
+            _link(building, self.path)
+            _fsync_folder(self.path.parent)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: cannot create the games database ({exc})") from exc
+        finally:
+            for leftover in (building, *(building.with_name(building.name + end)
+                                         for end in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+
     def _open(self) -> sqlite3.Connection:
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            raise StoreError(f"{self.path}: the file is empty (0 bytes): it is not a games "
+                             "database, and the companion never leaves an empty one (it builds "
+                             "a new database under another name first); it was left untouched: "
+                             "restore it from a backup, or remove it to start a new database")
         try:
             # One connection shared by the web server's threads, serialised by `_lock`.
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
             problem = db.execute("PRAGMA quick_check").fetchone()[0]
             if problem != "ok":
                 raise StoreError(f"{self.path}: the database is damaged ({problem}); it was "
                                  "left untouched: restore it from a backup or export")
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if not db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchall():
+                raise StoreError(f"{self.path}: an SQLite database, but not a games database "
+                                 "(it has no companion tables); it was left untouched")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(_SCHEMA)  # tables an older companion's database may lack
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable games database ({exc}); it was left "
                              "untouched") from exc
@@ -125,14 +216,19 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One durable transaction: committed whole, or rolled back whole (COMMIT itself may
+        fail, on a full disk); SQLite's "database or disk is full" becomes DiskFull."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) and _full(exc):
+                    raise DiskFull(f"{self.path}: the disk is full") from exc
                 raise
-            self._db.execute("COMMIT")
 
     def _read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -142,43 +238,63 @@ class Store:
 
     def create(self, header: Header) -> int:
         """A new game; returns its id."""
-        players = ", ".join(f"{role} {name}" for role, name in header.players.items())
         with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO games (game, header, started_at, players, head) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (header.game, dumps_header(header), header.started_at, players,
-                 chain_start(header)))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+            return _insert_game(db, header)
 
-    def append(self, game_id: int, entry: Entry, snapshot: bytes | None = None) -> Entry:
+    def import_game(self, header: Header, entries: Sequence[Entry],
+                    outcome: str | None) -> int:
+        """A whole game in one transaction: all its entries and its outcome, or nothing (a
+        crash or a full disk midway never leaves half a game to be resumed)."""
+        with self._transaction() as db:
+            game_id = _insert_game(db, header)
+            for entry in entries:
+                _insert_entry(db, game_id, entry)
+            if outcome is not None:
+                db.execute("UPDATE games SET outcome=? WHERE id=?", (outcome, game_id))
+        return game_id
+
+    def append(self, game_id: int, entry: Entry, snapshot: bytes | None = None, *,
+               outcome: str | None = None) -> Entry:
         """Store one accepted action durably, chained to the one before; returns it hashed.
+        `outcome`, if the action ended the game, is stored in the same transaction.
 
         Only when this returns may the action be acknowledged at the table.
         """
         if snapshot is not None:
             _check_jpeg(snapshot)
         with self._transaction() as db:
-            count, head = db.execute("SELECT entries, head FROM games WHERE id=?",
-                                     (game_id,)).fetchone()
-            if entry.seq != count + 1:
-                raise StoreError(f"game {game_id}: entry {entry.seq} appended after {count}")
-            hashed = Entry(entry.seq, entry.time, entry.source, entry.action, entry.events,
-                           entry.by, entry.note, hash=link(head, entry))
-            assert hashed.hash is not None
-            db.execute("INSERT INTO entries VALUES (?, ?, ?, ?)",
-                       (game_id, hashed.seq, dumps_entry(hashed), hashed.hash))
-            db.execute("UPDATE games SET entries=?, head=? WHERE id=?",
-                       (hashed.seq, hashed.hash, game_id))
+            hashed = _insert_entry(db, game_id, entry)
             if snapshot is not None:
                 db.execute("INSERT INTO snapshots VALUES (?, ?, ?)",
                            (game_id, hashed.seq, snapshot))
+            if outcome is not None:
+                db.execute("UPDATE games SET outcome=? WHERE id=?", (outcome, game_id))
         return hashed
 
-    def finish(self, game_id: int, outcome: str) -> None:
+    def finish(self, game_id: int, outcome: str | None) -> None:
+        """Mark the game finished with `outcome`, or (None) in progress again."""
         with self._transaction() as db:
             db.execute("UPDATE games SET outcome=? WHERE id=?", (outcome, game_id))
+
+    def claim(self, game_id: int) -> Claim:
+        """Claim the game for this process (a server), or GameClaimed naming the process that
+        holds it. Release it with `Claim.release` (or `with`); a holder's death releases it."""
+        self.game(game_id)  # no claim on a game that is not there
+        path = self.path.with_name(f"{self.path.name}.game{game_id}.lock")
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _pid(fd)
+                os.close(fd)
+                raise GameClaimed(game_id, holder) from None
+            if _same_file(fd, path):  # not unlinked by a holder releasing it meanwhile
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return Claim(game_id, path, fd)
 
     def delete(self, game_id: int) -> None:
         with self._transaction() as db:
@@ -225,7 +341,72 @@ class Store:
         if last != head:
             raise RecordError(name, None, "the last stored action does not match the game's "
                               "head hash: the store was changed outside the companion")
-        return record
+        # The stored count and head hash are this record's seal: it is whole.
+        return Record(name, record.header, record.entries, chained=True, sealed=True)
+
+
+def _insert_game(db: sqlite3.Connection, header: Header) -> int:
+    players = ", ".join(f"{role} {name}" for role, name in header.players.items())
+    cursor = db.execute(
+        "INSERT INTO games (game, header, started_at, players, head) VALUES (?, ?, ?, ?, ?)",
+        (header.game, dumps_header(header), header.started_at, players, chain_start(header)))
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def _insert_entry(db: sqlite3.Connection, game_id: int, entry: Entry) -> Entry:
+    """Chain `entry` to the game's head and store it (inside the caller's transaction)."""
+    count, head = db.execute("SELECT entries, head FROM games WHERE id=?",
+                             (game_id,)).fetchone()
+    if entry.seq != count + 1:
+        raise StoreError(f"game {game_id}: entry {entry.seq} appended after {count}")
+    hashed = Entry(entry.seq, entry.time, entry.source, entry.action, entry.events,
+                   entry.by, entry.note, hash=link(head, entry))
+    assert hashed.hash is not None
+    db.execute("INSERT INTO entries VALUES (?, ?, ?, ?)",
+               (game_id, hashed.seq, dumps_entry(hashed), hashed.hash))
+    db.execute("UPDATE games SET entries=?, head=? WHERE id=?",
+               (hashed.seq, hashed.hash, game_id))
+    return hashed
+
+
+def _full(exc: sqlite3.OperationalError) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or \
+        "database or disk is full" in str(exc)
+
+
+def _link(built: Path, path: Path) -> None:
+    """Give the built database its name, unless another process gave it one first (link, not
+    rename, so that theirs is never replaced); rename where links are not supported (FAT)."""
+    try:
+        os.link(built, path)
+    except FileExistsError:
+        pass
+    except OSError:
+        if not path.exists():
+            built.replace(path)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a new name in `folder` durable (the rename or link itself, not only the data)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _pid(fd: int) -> int | None:
+    """The claim holder's process id, as it wrote it in the lock file."""
+    text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    return int(text) if text.isdigit() else None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), path.stat())
+    except FileNotFoundError:
+        return False
 
 
 def _parse(name: str, header_line: str, lines: list[str]) -> Record:
