@@ -55,7 +55,6 @@ def create_app(test_config: dict[str, Any] | None = None, hub: Hub | None = None
     from companion.web import api, pages, screens, stream
 
     limiter = Limiter(client_key, app=app, default_limits_exempt_when=_is_referee)
-    limiter.limit("10 per minute")(api.claim)  # a secret cannot be guessed by trying
     app.extensions["limiter"] = limiter
     app.before_request(_check_host_and_time)
     app.register_blueprint(pages.bp)

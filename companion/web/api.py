@@ -22,6 +22,7 @@ from companion.record.store import StoreError
 from companion.web.about import describe
 from companion.web.auth import (
     body,
+    client_key,
     finite,
     hub,
     require_change_allowed,
@@ -38,6 +39,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_ARGS = 4096
 """Bytes of an action's arguments as JSON: the largest real action (a move of a whole stack
 with its paths) is under 1 KiB."""
+CLAIMS = "10 per minute"
+"""Pairing claims a device may make (a phone makes one)."""
 MAX_WORDS = 200
 """Characters of a correction's author or reason."""
 
@@ -169,13 +172,14 @@ def claim() -> ResponseReturnValue:
     """A phone presents the one-time secret from the QR code (no token yet): it gets its
     token, valid once the referee confirms the code it shows."""
     require_json_from_here()
-    secret = body().get("pair")
-    if not isinstance(secret, str) or not 0 < len(secret) <= 64:
-        abort(400, "send the pairing secret from the QR code")
-    try:
-        device, code = hub().claim_pairing(secret)
-    except PairingGone as exc:
-        abort(410, str(exc))
+    with current_app.extensions["limiter"].limit(CLAIMS, key_func=client_key):
+        secret = body().get("pair")  # a secret cannot be guessed by trying: 10 a minute
+        if not isinstance(secret, str) or not 0 < len(secret) <= 64:
+            abort(400, "send the pairing secret from the QR code")
+        try:
+            device, code = hub().claim_pairing(secret)
+        except PairingGone as exc:
+            abort(410, str(exc))
     return jsonify({"token": device, "code": code})
 
 

@@ -96,6 +96,8 @@ def body() -> dict[str, Any]:
         abort(400, f"not JSON: {exc}")
     if not isinstance(data, dict):
         abort(400, "send a JSON object")
+    if not finite(data):
+        abort(400, "NaN and Infinity (1e999 is read as one) are not numbers JSON allows here")
     return data
 
 

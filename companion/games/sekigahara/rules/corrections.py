@@ -6,7 +6,7 @@ action of the `referee` role, recorded with its author and reason, never an edit
 
 from __future__ import annotations
 
-from companion.engine.core import Action, Event, IllegalAction
+from companion.engine.core import Action, Event, IllegalAction, refuse_unknown_args
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import update_control
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED, SekigaharaState
@@ -25,6 +25,7 @@ def correct(ctx: Context, state: SekigaharaState, action: Action) -> list[Event]
     if action.verb != "correct":
         raise IllegalAction("referee", f"the referee corrects with 'correct', not "
                             f"'{action.verb}'")
+    refuse_unknown_args(action.args, ("block", "to"), "referee", "a correction")
     block, to = str(action.args.get("block")), action.args.get("to")
     places = {*ctx.kit.location, *(b.id for b in ctx.kit.boxes), BAG, ELIMINATED}
     if block not in ctx.kit.block:
