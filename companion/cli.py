@@ -142,8 +142,11 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
                    role: str, kit_path: str | None, repatch: bool) -> None:
     """Re-run a game record through the rules and show the position it reaches.
 
-    With --check, reports OK or the first illegal action or divergence (line, rule, message).
+    With --check, reports OK or the first illegal action or divergence (line, rule, message),
+    and a record that is not whole: cut at the end (no seal) or not chained (no hashes).
     """
+    from companion.record import integrity_problem
+
     if repatch:
         _repatch([record_file], kit_path)
         return
@@ -164,6 +167,11 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
     if result.problem is not None:
         click.echo(f"{record_file}:{result.problem}", err=True)
         raise SystemExit(1)
+    unsound = integrity_problem(record)
+    if unsound is not None:  # the rules accept every line, but the file may not be whole
+        click.echo(f"{'error' if check else 'warning'}: {unsound}", err=True)
+        if check:
+            raise SystemExit(1)
     if check and not as_json:
         click.echo(f"OK: {record_file} verifies ({result.applied} actions)")
 
@@ -354,15 +362,23 @@ def bench_record_command(game: str, appends: int, as_json: bool) -> None:
 @GAME_OPTION
 @click.option("--clients", default=5, show_default=True, help="Live screens connected.")
 @click.option("--actions", default=60, show_default=True, help="Actions applied.")
+@click.option("--idle-streams", default=800, show_default=True,
+              help="Idle streams opened at most, 50 at a time, to find how many the server "
+              "holds with the referee's view under 100 ms.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_web_command(game: str, clients: int, actions: int, as_json: bool) -> None:
-    """Time live updates: from an action to every connected screen having the new view."""
+def bench_web_command(game: str, clients: int, actions: int, idle_streams: int,
+                      as_json: bool) -> None:
+    """Time live updates (from an action to every connected screen having the new view) and
+    count the idle streams the server holds while the referee's view stays fast."""
     from companion.bench import bench_web
 
-    f = bench_web(clients=clients, actions=actions, game=_game(game).name)
+    f = bench_web(clients=clients, actions=actions, game=_game(game).name,
+                  idle_streams=idle_streams)
     _report(f, as_json, [
         f"{f['game']}: {f['clients']} clients, {f['actions']} actions: update to every client "
-        f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms"])
+        f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms",
+        f"idle streams held with the referee's view under 100 ms (p95): "
+        f"{f['idle_streams_held']} (view p95 {f['view_ms_p95_at_held']} ms)"])
 
 
 @bench.command("inputs")
@@ -532,22 +548,38 @@ def games_export(store: Store, game_id: int, file: Path) -> None:
     except (RecordError, StoreError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
-    write_record(file, record.header, record.entries)
+    try:
+        write_record(file, record.header, record.entries)
+    except OSError as exc:
+        click.echo(f"error: {file}: cannot write the record ({exc.strerror or exc}); "
+                   "nothing was written", err=True)
+        raise SystemExit(1) from None
     click.echo(f"{file}: game {game_id}, {len(record.entries)} actions")
 
 
 @games.command("import")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--unchained", is_flag=True,
+              help="Also take a record without hashes (hand-written): nothing shows it whole.")
 @click.pass_obj
-def games_import(store: Store, file: Path) -> None:
-    """Store a record file as a new game, once it replays cleanly."""
+def games_import(store: Store, file: Path, unchained: bool) -> None:
+    """Store a record file as a new game, once it replays cleanly and is whole (sealed).
+
+    All of it is stored in one transaction, or nothing. A record cut at the end (hashes but no
+    seal) is refused; one without hashes is refused unless --unchained is given.
+    """
+    from companion.record import integrity_problem
     from companion.record.session import import_record
 
     try:
-        game_id = import_record(store, read_record(file))
-    except RecordError as exc:
+        record = read_record(file)
+        game_id = import_record(store, record, unchained=unchained)
+    except (RecordError, StoreError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
+    unsound = integrity_problem(record)
+    if unsound is not None:
+        click.echo(f"warning: {unsound}", err=True)
     click.echo(f"imported {file} as game {game_id}")
 
 
@@ -676,10 +708,13 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 @click.option("--reader-protocol", type=click.Choice(["rdm6300", "line"]), default="rdm6300",
               show_default=True)
 @click.option("--gpio", is_flag=True, help="Buttons, lights and buzzer on the Pi's GPIO.")
+@click.option("--broadcast", metavar="URL", envvar="COMPANION_BROADCAST",
+              help="Publish the public game to a tournament broadcast: "
+              "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
 def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
                   new_game: str | None, options: tuple[str, ...],
                   referee_token: str | None, camera: str | None, reader: str | None,
-                  reader_protocol: str, gpio: bool) -> None:
+                  reader_protocol: str, gpio: bool, broadcast: str | None) -> None:
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
@@ -704,38 +739,48 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         table = TableOptions(camera, reader, reader_protocol, gpio)
     import secrets
 
-    from companion.record.session import Session
+    from companion.record.session import Session, resume_newest
+    from companion.record.store import GameClaimed
     from companion.serve import ServeOptions, run
 
     store = _open_store(db)
-    if game_id is None and new_game is None:
-        unfinished = store.games(unfinished=True)
-        asked = f"Resume game {unfinished[0].id} ({unfinished[0].game}, started " \
-            f"{unfinished[0].started_at}, {unfinished[0].entries} actions)?" if unfinished else ""
-        # Nobody to ask (a service): resume, since the record is the truth.
-        if unfinished and not sys.stdin.isatty():
-            click.echo(f"{asked[:-1]}: yes (nobody to ask)")
-        if unfinished and (not sys.stdin.isatty() or click.confirm(asked, default=True)):
-            game_id = unfinished[0].id
-        else:
-            spec, at_table = _game(DEFAULT_GAME), True  # the companion serves a table
-    if game_id is None:
-        assert spec is not None
-        chosen = _pairs(options, _option_value)
-        if at_table:
-            chosen = {**spec.table_options, **chosen}
-        try:
-            session = Session.start(store, spec.name, options=chosen)
-        except (EngineError, ValueError) as exc:
-            click.echo(f"error: {exc}", err=True)
-            raise SystemExit(1) from None
-        game_id = session.game_id
-    else:
-        try:
-            session = Session.resume(store, game_id)
-        except (RecordError, StoreError) as exc:
-            click.echo(f"error: cannot resume game {game_id}: {exc}", err=True)
-            raise SystemExit(1) from None
+    session: Session | None = None
+    try:  # the game is claimed for this process (and its worker) until the command ends
+        if game_id is None and new_game is None:
+            # An unattended service must start: a damaged game is named and skipped.
+            session = resume_newest(store, warn=lambda text: click.echo(f"warning: {text}",
+                                                                        err=True))
+            if session is not None:
+                row = store.game(session.game_id)
+                asked = (f"Resume game {row.id} ({row.game}, started {row.started_at}, "
+                         f"{row.entries} actions)?")
+                # Nobody to ask (a service): resume, since the record is the truth.
+                if not sys.stdin.isatty():
+                    click.echo(f"{asked[:-1]}: yes (nobody to ask)")
+                elif not click.confirm(asked, default=True):
+                    session.release()
+                    session = None
+            if session is None:
+                spec, at_table = _game(DEFAULT_GAME), True  # the companion serves a table
+        elif game_id is not None:
+            session = Session.resume(store, game_id, claim=True)
+        if session is None:
+            assert spec is not None
+            chosen = _pairs(options, _option_value)
+            if at_table:
+                chosen = {**spec.table_options, **chosen}
+            session = Session.start(store, spec.name, options=chosen, claim=True)
+    except GameClaimed as exc:
+        store.close()
+        _fail(str(exc))
+    except (RecordError, StoreError) as exc:
+        store.close()
+        _fail(f"cannot resume game {game_id}: {exc}" if game_id is not None else str(exc))
+    except (EngineError, ValueError) as exc:
+        store.close()
+        _fail(str(exc))
+    click.get_current_context().call_on_close(session.release)
+    game_id = session.game_id
     if table is not None:
         try:
             game_spec(session.header.game).need("table")
@@ -749,8 +794,24 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     click.echo(f"game {game_id}: table display at http://{shown}:{port}/")
     click.echo(f"referee screen:  http://{shown}:{port}/referee#token={token}")
+    if broadcast is not None:
+        _check_broadcast(broadcast)
     run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
-                     table=table))
+                     table=table, broadcast=broadcast))
+
+
+def _check_broadcast(url: str) -> None:
+    """A table refuses to broadcast to a broker that refuses its credentials (exit 1); a broker
+    it cannot reach yet only delays the broadcast."""
+    from companion.broadcast import BroadcastError, check_broker, parse_url
+
+    try:
+        reached = check_broker(parse_url(url))
+    except BroadcastError as exc:
+        _fail(f"broadcast: {exc}")
+    if not reached:
+        click.echo(f"warning: broadcast: {parse_url(url).redacted()} cannot be reached now: "
+                   "the game is recorded and published when it can be", err=True)
 
 
 def _open_store(db: Path | None) -> Store:
@@ -786,7 +847,7 @@ def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: floa
 @click.argument("name", required=False)
 @click.option("--kit", "kit_name", default=DEFAULT_GAME, show_default=True,
               help="The game (name or alias) or shipped kit the set is a copy of.")
-@click.option("--entries", type=click.File("r"), default="-",
+@click.option("--entries", type=click.File("rb"), default="-",
               help="The entries, one a line (default: standard input).")
 @click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False),
               help="Where registries live (default: sets/ in the user's data folder).")
@@ -835,15 +896,23 @@ def register(name: str | None, kit_name: str, entries: Any, folder: Path | None,
 
 
 def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
-    """Each line to the registry; a refused line is named and skipped (the rest go on)."""
+    """Each line to the registry; a refused line is named and skipped (the rest go on).
+
+    `entries` is read as bytes, line by line (`inputs.entries`): a line that is not UTF-8 or
+    is far too long is one refused line, never the end of the whole registration."""
+    from companion.inputs.entries import entry_lines
+
     taken = 0
-    for number, line in enumerate(entries, start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
+    for entry in entry_lines(entries):
+        line = entry.text
+        if entry.problem is None and (not line.strip() or line.lstrip().startswith("#")):
             continue
         try:
+            if entry.problem is not None:
+                raise ValueError(entry.problem)
             registry.add(line)
         except ValueError as exc:
-            click.echo(f"line {number}: {exc}", err=True)
+            click.echo(f"line {entry.number}: {exc}", err=True)
             continue
         taken += 1
         if taken % every == 0:
@@ -1059,3 +1128,64 @@ def hardware_plan(camera_name: str, lens_mm: float | None, tag_mm: float, game: 
                    f"{result.px_per_mm:.2f} px/mm, {result.px_per_module:.1f} px per module "
                    f"({verdict}; smallest readable tag {result.smallest_tag_mm} mm)")
 
+
+
+@main.command("broadcast")
+@click.argument("url")
+@click.option("--db", type=click.Path(path_type=Path, dir_okay=False),
+              help="The broadcast's own store (default: broadcast-EVENT.sqlite in the user's "
+              "data directory).")
+@click.option("--host", default="0.0.0.0", show_default=True)
+@click.option("--port", default=8080, show_default=True)
+@click.option("--names", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="A pairing file (YAML): {table: {role: player name}} for the standings.")
+@click.option("--export", "export_to", type=click.Path(path_type=Path, file_okay=False),
+              help="Write every game's public record to this folder and exit.")
+def broadcast_command(url: str, db: Path | None, host: str, port: int, names: Path | None,
+                      export_to: Path | None) -> None:
+    """The tournament's dashboard: subscribe to every table of the event at URL
+    (mqtt[s]://dashboard:PASSWORD@HOST:PORT/EVENT) and serve the page of all tables."""
+    from companion.broadcast import BroadcastError, parse_url
+    from companion.broadcast.dashboard import export_all, run_dashboard
+    from companion.broadcast.store import BroadcastStore
+    from companion.userdata import data_dir
+
+    try:
+        event = parse_url(url).event
+    except BroadcastError as exc:
+        _fail(str(exc), 2)
+    db = db or data_dir() / f"broadcast-{event}.sqlite"
+    if export_to is not None:
+        export_to.mkdir(parents=True, exist_ok=True)
+        files = export_all(BroadcastStore(db))
+        for name, text in files.items():
+            (export_to / name).write_text(text, encoding="utf-8")
+        click.echo(f"{len(files)} games written to {export_to}")
+        return
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    try:
+        run_dashboard(url, db, host, port, names, ready=lambda bound: click.echo(
+            f"dashboard of {event} at http://{shown}:{bound}/ (store {db})"))
+    except BroadcastError as exc:
+        _fail(str(exc))
+
+
+@bench.command("broadcast")
+@click.option("--tables", default=50, show_default=True, type=click.IntRange(min=1))
+@click.option("--actions", default=20, show_default=True, type=click.IntRange(min=1),
+              help="Actions each table records.")
+@click.option("--pace", default=1.0, show_default=True,
+              help="Seconds between two actions at a table.")
+@click.option("--game", default=DEFAULT_GAME, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_broadcast_command(tables: int, actions: int, pace: float, game: str,
+                            as_json: bool) -> None:
+    """Tables broadcasting to a real mosquitto on loopback: throughput, the delay from an
+    action recorded at a table to the dashboard's store, and lost or duplicated actions."""
+    from companion.broadcast.bench import bench_broadcast
+
+    f = bench_broadcast(tables=tables, actions=actions, pace=pace, game=_game(game).name)
+    _report(f, as_json, [
+        f"{f['tables']} tables, {f['actions']} actions: {f['actions_per_s']} actions/s; "
+        f"recorded to the dashboard's store: median {f['delivery_ms_p50']} ms, 95th "
+        f"percentile {f['delivery_ms_p95']} ms; lost {f['lost']}, duplicated {f['duplicated']}"])

@@ -1,0 +1,380 @@
+"""The tournament broadcast against a real mosquitto on loopback, with passwords and ACLs on.
+
+Tables are real recorded games (a store, a session, a hub) broadcasting with the publisher
+`companion serve --broadcast` starts; the dashboard is the real subscriber and store. The leak
+sweep reads every message on every topic of the event (as the broker's read-only monitor user)
+and looks for anything the game hid at that moment, derived from the game's own hidden state.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from click.testing import CliRunner
+from paho.mqtt.enums import CallbackAPIVersion
+from web_helpers import hidden_from as hidden_in_hub
+from web_helpers import played_hub
+
+from companion.broadcast import BroadcastError, check_broker, parse_url, start_publisher
+from companion.broadcast.dashboard import create_dashboard, standings
+from companion.broadcast.mosquitto import DASHBOARD, MONITOR, Broker
+from companion.broadcast.store import BroadcastStore
+from companion.broadcast.subscriber import Subscriber, missing
+from companion.cli import main
+from companion.engine import CHANCE, PUBLIC, REFEREE, chance_rng, pick_action
+from companion.record.replay import Replayer
+from companion.record.session import UndoRefused
+from companion.serve import ServeOptions, build_app
+
+# mosquitto and openssl come from system-packages-test.txt: without them these tests fail
+# (never skip), so a green run always means the broadcast was tested.
+
+EVENT = "club-night"
+TABLES = [f"t{n}" for n in range(1, 9)]
+PASSWORDS = {**{t: f"pw-{t}" for t in TABLES}, DASHBOARD: "pw-dash", MONITOR: "pw-mon"}
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    running = Broker.for_event(tmp_path_factory.mktemp("broker"), EVENT, PASSWORDS).start()
+    yield running
+    running.stop()
+
+
+def url(broker: Broker, user: str, password: str | None = None) -> str:
+    return (f"mqtt://{user}:{password or PASSWORDS[user]}@127.0.0.1:{broker.port}/{EVENT}")
+
+
+class Dashboard:
+    """The dashboard's subscriber and store (its own SQLite file)."""
+
+    def __init__(self, broker: Broker, folder: Path) -> None:
+        self.store = BroadcastStore(folder / "broadcast.sqlite")
+        self.subscriber = Subscriber(parse_url(url(broker, DASHBOARD)), self.store,
+                                     ask_every=0.3).start()
+        self.subscriber.wait_connected(10)
+
+    def wait_for(self, table: str, game_id: int, count: int, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.store.seqs(table, game_id) == list(range(1, count + 1)):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{table}: {self.store.seqs(table, game_id)} of {count}")
+
+    def close(self) -> None:
+        self.subscriber.stop()
+        self.store.close()
+
+
+class Monitor:
+    """Every message on every topic of the event, as the broker delivers them."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+        self.client = parse_url(url(broker, MONITOR)).client("monitor")
+        subscribed = threading.Event()
+        self.client.on_connect = lambda c, *_: c.subscribe(f"companion/{EVENT}/#", qos=1)
+        self.client.on_subscribe = lambda *_: subscribed.set()
+        self.client.on_message = lambda _c, _u, m: self.messages.append((m.topic, m.payload))
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert subscribed.wait(10)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def dashboard(broker, tmp_path):
+    board = Dashboard(broker, tmp_path)
+    yield board
+    board.close()
+
+
+def test_urls_name_the_broker_event_and_table():
+    parsed = parse_url("mqtts://t3:s%40cret@broker.local/club-night?ca=/etc/ca.crt")
+    assert (parsed.host, parsed.port, parsed.event, parsed.username, parsed.password) == (
+        "broker.local", 8883, "club-night", "t3", "s@cret")
+    assert parsed.tls and parsed.ca == Path("/etc/ca.crt")
+    assert parsed.topics().actions == "companion/club-night/tables/t3/actions"
+    assert "s@cret" not in parsed.redacted()
+    for bad in ("http://host/e", "mqtt://host", "mqtt://host/Bad Event", "mqtt://host/a/b"):
+        with pytest.raises(BroadcastError):
+            parse_url(bad)
+    with pytest.raises(BroadcastError, match="user name"):
+        parse_url("mqtt://host/e").topics()
+    with pytest.raises(BroadcastError, match="dashboard"):
+        parse_url("mqtt://dashboard:x@host/e").topics()
+
+
+def test_gaps_are_runs_of_missing_sequence_numbers():
+    assert missing([1, 2, 5, 6, 9], 10) == [(3, 4), (7, 8), (10, 10)]
+    assert missing([], 3) == [(1, 3)]
+    assert missing([1, 2, 3], 3) == []
+
+
+def test_every_action_undo_and_correction_reaches_the_dashboard_once(broker, dashboard,
+                                                                     tmp_path):
+    """Served as `companion serve --broadcast` serves it: the dashboard's record of the table
+    equals the table's own public record, an undo arrives as a retraction of its number and a
+    correction as such."""
+    hub = played_hub(tmp_path, "sekigahara", actions=25)
+    app = build_app(ServeOptions(db=hub.session.store.path, game_id=hub.session.game_id,
+                                 referee_token="r", broadcast=url(broker, "t1")))
+    publisher = app.extensions["broadcast"]
+    table = app.extensions["hub"]
+    session = table.session
+    try:
+        taken_back = _undo_something(table)
+        block = next(iter(session.game.rules.ctx.owner))
+        table.correct({"block": block, "to": "eliminated"}, by="Ref", note="fell off the map")
+        assert publisher.wait_drained(20)
+        count = len(session.entries)
+        dashboard.wait_for("t1", session.game_id, count)
+        own = [json.loads(p) for _, p in publisher.outbox.payloads(1, count)]
+    finally:
+        publisher.stop()
+    messages = dashboard.store.messages("t1", session.game_id)
+    assert messages == own  # the broadcast's record of the table is the table's own
+    assert [m["seq"] for m in messages] == list(range(1, count + 1))
+    undo = messages[-2]
+    assert undo["kind"] == "retraction" and undo["retracts"] == [taken_back]
+    assert messages[-1]["kind"] == "correction" and messages[-1]["by"] == "Ref"
+    assert "fell off" not in json.dumps(messages)  # a referee's note stays at the table
+    assert messages[-1]["view"] == session.game.view(PUBLIC)
+
+
+def _undo_something(hub) -> int:
+    """Play on until the last action may be taken back, and take it back; its number."""
+    for step in range(200):
+        try:
+            target = hub.session.entries[-1].seq
+            hub.undo(REFEREE)
+            return target
+        except UndoRefused:
+            game = hub.session.game
+            rng = chance_rng(99, step)
+            roles = game.to_move()
+            action = (game.rules.sample_chance(game.state, rng) if CHANCE in roles
+                      else pick_action(game, roles, rng))
+            hub.act(REFEREE, action, "simulator")
+    raise AssertionError("nothing could be undone")
+
+
+def test_a_table_publishes_only_under_its_own_topic(broker, dashboard):
+    """The broker's ACLs: a table's publish under another table's topic, or the dashboard's
+    under any table's actions, is refused and reaches nobody."""
+    monitor = Monitor(broker)
+    answers: dict[str, str] = {}
+    try:
+        for user, topic in (("t2", f"companion/{EVENT}/tables/t3/actions"),
+                            ("t2", f"companion/{EVENT}/tables/t3/state"),
+                            (DASHBOARD, f"companion/{EVENT}/tables/t3/actions"),
+                            ("t2", f"companion/{EVENT}/tables/t2/actions")):
+            answers[f"{user} {topic}"] = _publish_as(broker, user, topic)
+        time.sleep(0.5)
+    finally:
+        monitor.close()
+    refused = [k for k, v in answers.items() if v == "Not authorized"]
+    assert len(refused) == 3, answers
+    assert answers[f"t2 companion/{EVENT}/tables/t2/actions"] == "Success"
+    assert [t for t, _ in monitor.messages if t.endswith("/t3/actions") or
+            t.endswith("/t3/state")] == []
+
+
+def _publish_as(broker: Broker, user: str, topic: str) -> str:
+    """Publish one QoS 1 message as `user`; the broker's reason code for it."""
+    done = threading.Event()
+    reason: list[str] = []
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}",
+                         protocol=mqtt.MQTTv5)
+    client.username_pw_set(user, PASSWORDS[user])
+    client.on_publish = lambda _c, _u, _m, code, _p: (reason.append(str(code)), done.set())
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish(topic, json.dumps({"table": "t3", "event": EVENT, "kind": "action",
+                                      "game_id": 1, "seq": 99}), qos=1)
+    assert done.wait(10)
+    client.disconnect()
+    client.loop_stop()
+    return reason[0]
+
+
+def test_a_table_refuses_a_broker_it_cannot_authenticate_to(broker, tmp_path):
+    with pytest.raises(BroadcastError, match="refused"):
+        check_broker(parse_url(url(broker, "t4", "wrong")))
+    assert check_broker(parse_url(url(broker, "t4"))) is True
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "g.sqlite"), "--new",
+                                       "sekigahara", "--broadcast", url(broker, "t4", "wrong")])
+    assert result.exit_code == 1 and "refused" in result.output
+
+
+def test_the_table_plays_offline_and_broadcasts_once_the_broker_is_up(tmp_path):
+    """No broker at first: the game is recorded as always, the outbox holds the messages, and
+    they all arrive once a broker is there; a dashboard that joins later catches up from the
+    table's retained state and resend requests."""
+    broker = Broker.for_event(tmp_path / "broker", EVENT, PASSWORDS)
+    hub = played_hub(tmp_path, "rumble_nation", actions=10)
+    assert check_broker(parse_url(url(broker, "t5"))) is False
+    publisher = start_publisher(hub, url(broker, "t5"))
+    try:
+        time.sleep(0.5)
+        assert publisher.outbox.built == len(hub.session.entries)
+        assert publisher.outbox.pending() == len(hub.session.entries)
+        broker.start()
+        assert publisher.wait_drained(20)
+        late = Dashboard(broker, tmp_path)  # joins after everything was sent
+        try:
+            late.wait_for("t5", hub.session.game_id, len(hub.session.entries))
+            assert late.subscriber.requests >= 1
+        finally:
+            late.close()
+    finally:
+        publisher.stop()
+        broker.stop()
+
+
+def test_no_message_on_any_topic_carries_hidden_information(broker, dashboard, tmp_path):
+    """Two games with hidden pieces (Sekigahara's blocks and cards, Rumble Nation's daimyo
+    cards): every message on every topic, against what each game hid at that message's
+    moment, derived from the game's hidden state and not from the views."""
+    monitor = Monitor(broker)
+    played = []
+    try:
+        for table, name in (("t6", "sekigahara"), ("t7", "rumble_nation")):
+            folder = tmp_path / table
+            folder.mkdir()
+            hub = played_hub(folder, name)
+            publisher = start_publisher(hub, url(broker, table))
+            assert publisher.wait_drained(20)
+            dashboard.wait_for(table, hub.session.game_id, len(hub.session.entries))
+            publisher.stop()
+            played.append((table, hub))
+        time.sleep(0.5)
+    finally:
+        monitor.close()
+    for table, hub in played:
+        hidden = _hidden_at_each_seq(hub)
+        assert hidden[-1], f"{table}: the game should hide something"
+        mine = [(t, json.loads(p)) for t, p in monitor.messages if f"/tables/{table}/" in t]
+        assert len(mine) >= len(hub.session.entries)
+        for topic, body in mine:
+            seq = body.get("seq", body.get("last_seq"))
+            # The position after the line shows nothing hidden then; its words nothing hidden
+            # both before and after it.
+            view = json.dumps(body["view"])
+            assert not [s for s in hidden[seq] if s in view], f"{topic} {seq}"
+            text = json.dumps(body)
+            never = hidden[seq] & hidden[max(seq - 1, 0)]
+            leaked = [s for s in never if s in text]
+            assert not leaked, f"{topic} seq {seq} shows {leaked[:3]}"
+            assert "hash" not in body and "note" not in body
+
+
+def _hidden_at_each_seq(hub) -> list[set[str]]:
+    """What the public could not see after each record line (index 0: before the first)."""
+    replayer = Replayer(hub.session.header, "check")
+    hidden = [hidden_in_hub(hub, PUBLIC, replayer.game)]
+    for entry in hub.session.entries:
+        assert replayer.feed(entry) is None
+        hidden.append(hidden_in_hub(hub, PUBLIC, replayer.game))
+    return hidden
+
+
+def test_the_dashboard_shows_replays_ranks_and_exports(broker, dashboard, tmp_path):
+    hub = played_hub(tmp_path, "rumble_nation", actions=10_000)  # a whole game: a winner
+    assert hub.session.game.outcome is not None
+    publisher = start_publisher(hub, url(broker, "t8"))
+    try:
+        assert publisher.wait_drained(30)
+        dashboard.wait_for("t8", hub.session.game_id, len(hub.session.entries))
+    finally:
+        publisher.stop()
+    names = {"t8": {"red": "Ana R."}}
+    app = create_dashboard(dashboard.store, EVENT, names)
+    client = app.test_client()
+    tables = client.get("/api/tables").get_json()
+    row = next(r for r in tables["tables"] if r["table"] == "t8")
+    assert row["outcome"] == hub.session.game.outcome.to_json()
+    assert row["players"]["red"] == "Ana R." and row["received"] == len(hub.session.entries)
+    winner = hub.session.game.outcome.winner
+    ranked = standings(dashboard.store, names)
+    top = {"red": "Ana R."}.get(winner) or hub.session.header.players.get(winner)
+    assert any(line["player"] == top and line["wins"] >= 1 for line in ranked)
+    game_id = hub.session.game_id
+    for path in ("/", "/tables/t8", "/tables/t8?thumb=1", f"/tables/t8/{game_id}/replay",
+                 "/static/dashboard.js", "/games/rumble_nation/screen.js",
+                 f"/board/{hub.session.header.kit.id}"):
+        assert client.get(path).status_code == 200, path
+    replay = client.get(f"/api/tables/t8/games/{game_id}").get_json()
+    assert len(replay["messages"]) == len(hub.session.entries)
+    latest = client.get("/api/tables/t8/latest").get_json()
+    seq = latest["message"]["seq"]
+    assert client.get(f"/api/tables/t8/latest?game={game_id}&after={seq}").status_code == 204
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/export.zip").data))
+    lines = archive.read(f"t8-game{game_id}.jsonl").decode().splitlines()
+    assert len(lines) == 1 + len(hub.session.entries)
+    out = tmp_path / "export"
+    result = CliRunner().invoke(main, ["broadcast", url(broker, DASHBOARD), "--db",
+                                       str(dashboard.store.path), "--export", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / f"t8-game{game_id}.jsonl").read_text().splitlines() == lines
+
+
+def test_the_bench_reports_its_figures():
+    result = subprocess.run(
+        [shutil.which("companion") or str(Path(__file__).parents[1] / ".venv/bin/companion"),
+         "bench", "broadcast", "--tables", "3", "--actions", "6", "--pace", "0.05", "--json"],
+        capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["lost"] == 0 and figures["duplicated"] == 0 and figures["differing"] == 0
+    assert figures["actions"] == 18 and figures["delivery_ms_p95"] is not None
+    assert figures["actions_per_s"] > 0
+
+
+def test_tls_brokers_are_trusted_only_through_the_given_ca(tmp_path):
+    ca, cert, key = _certificates(tmp_path / "tls")
+    broker = Broker.for_event(tmp_path / "broker", EVENT, PASSWORDS,
+                              tls={"cafile": ca, "certfile": cert, "keyfile": key}).start()
+    try:
+        secure = f"mqtts://t1:{PASSWORDS['t1']}@127.0.0.1:{broker.port}/{EVENT}"
+        assert check_broker(parse_url(f"{secure}?ca={ca}")) is True
+        with pytest.raises(BroadcastError, match="cannot be trusted"):
+            check_broker(parse_url(secure))  # the system's CAs never signed the test's broker
+        with pytest.raises(BroadcastError, match="refused"):
+            check_broker(parse_url(f"mqtts://t1:wrong@127.0.0.1:{broker.port}/{EVENT}?ca={ca}"))
+    finally:
+        broker.stop()
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A throw-away CA and a broker certificate for 127.0.0.1, signed by it."""
+    folder.mkdir()
+    ca, ca_key = folder / "ca.crt", folder / "ca.key"
+    cert, key, request = folder / "broker.crt", folder / "broker.key", folder / "broker.csr"
+    san = folder / "san.cnf"
+    san.write_text("subjectAltName=IP:127.0.0.1\n")
+    for command in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+         "-keyout", ca_key, "-out", ca],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", key,
+         "-out", request],
+        ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+         "-days", "2", "-extfile", san, "-out", cert],
+    ):
+        subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True)
+    for path in (ca, cert, key):
+        path.chmod(0o644)
+    return ca, cert, key
