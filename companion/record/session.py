@@ -72,6 +72,12 @@ class Session:
     def game(self) -> Game[Any]:
         return self._replayer.game
 
+    @property
+    def last_in_force(self) -> Entry | None:
+        """The last recorded action not taken back (the replayer keeps them, undos applied)."""
+        effective = self._replayer.effective
+        return effective[-1] if effective else None
+
     @classmethod
     def start(cls, store: Store, game_name: str, *, options: Mapping[str, Any] | None = None,
               seed: int = 0, players: Mapping[str, str] | None = None, kit: str | None = None,

@@ -19,8 +19,6 @@ from typing import Any
 
 from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
 from companion.inputs.events import CardScanned
-from companion.record.format import Entry
-from companion.record.replay import UNDO
 from companion.record.session import Session
 from companion.web.about import GameAbout, describe
 
@@ -258,23 +256,12 @@ class Hub:
             if role != REFEREE:
                 if self.paused:
                     raise PermissionError("the referee has paused the game")
-                last = self.last_in_force()
+                last = self.session.last_in_force
                 if last is None or last.action.role != role:
                     raise PermissionError("a phone takes back only its own last action: "
                                           "ask the referee")
             self.session.undo(by=role, source=source_of(role))
             self._changed()
-
-    def last_in_force(self) -> Entry | None:
-        """The last recorded action not taken back (undos are entries too)."""
-        standing: list[Entry] = []
-        for entry in self.session.entries:
-            if entry.action.role == REFEREE and entry.action.verb == UNDO:
-                if standing:
-                    standing.pop()
-            else:
-                standing.append(entry)
-        return standing[-1] if standing else None
 
     def correct(self, args: dict[str, Any], by: str, note: str) -> None:
         with self._lock:
