@@ -180,6 +180,33 @@ class Rules(ABC, Generic[S, K]):
         showed hidden information (as Yucata, Rally the Troops and Board Game Arena rule)."""
         return action.role == CHANCE
 
+    def say(self, state: S, action: Action, viewer: str, lang: str = "en") -> str:
+        """`action` (taken in `state`) in a player's words, as `viewer` may know it, in `lang`
+        (`companion.i18n`): what buttons, questions, the game log and the replay's move list
+        show. Never raw action text, and never a piece `viewer` may not see: a game with
+        hidden information says another side's action without its hidden names.
+
+        Games override it; this default names the verb and, where nothing is hidden from
+        `viewer`, the arguments.
+        """
+        who = action.role.replace("_", " ")
+        verb = action.verb.replace("_", " ")
+        if self.game_type.hidden_information and viewer not in (action.role, REFEREE):
+            return f"{who}: {verb}"
+        detail = _phrase(action.args)
+        return f"{who}: {verb}" + (f" ({detail})" if detail else "")
+
+    def rule_summary(self, rule: str, lang: str = "en") -> str:
+        """Rule `rule` in one line of the project's own words, in `lang` (empty: none
+        written). Shown beside a refusal's rule number and in the game log."""
+        return ""
+
+    def marks(self, state: S, action: Action) -> dict[str, Any]:
+        """What a screen may mark on the board for `action` taken in `state`, for everyone
+        to see: `{"arrows": [[from, to], ...], "places": [...]}` (locations only, never a
+        hidden piece). The tablet draws the last move with it."""
+        return {}
+
     def random_action(self, state: S, role: str, rng: random.Random) -> Action | None:
         """A legal action of `role` picked at random (the simulator's player), or None.
 
@@ -226,3 +253,12 @@ def rules_class(name: str) -> type[Rules[Any, Any]]:
 def game_names() -> list[str]:
     _discover()
     return sorted(_REGISTRY)
+
+
+def _phrase(value: Any) -> str:
+    """Arguments said plainly: `{"to": "osaka", "count": 2}` -> "to osaka, count 2"."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{str(k).replace('_', ' ')} {_phrase(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_phrase(v) for v in value)
+    return "none" if value is None else str(value).replace("_", " ")

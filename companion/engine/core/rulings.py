@@ -38,16 +38,24 @@ class Alert:
     role: str | None = None
     """The side whose action it refuses: only it (and the referee) may read the message,
     which can name its hidden pieces and cards. None: the referee only."""
+    fix: str = ""
+    """What to do about it, in words ("put the 3 blocks back at Gifu"); may name the acting
+    side's hidden pieces, so only it and the referee read it."""
+    public_fix: str = ""
+    """The same fix for everyone else, without hidden identities ("put the 3 blocks back at
+    Gifu" rather than naming them); empty: the others are told no fix."""
 
     def for_role(self, viewer: str) -> dict[str, Any]:
-        """The acting role (and the referee) see the message; others only the rule number,
-        since a message may name the actor's own hidden pieces."""
+        """The acting role (and the referee) see the message and the fix; others only the
+        rule number and the public fix, since a message may name the actor's own hidden
+        pieces."""
         role = self.role or REFEREE
         if viewer in (role, REFEREE):
             return {"role": role, "rule": self.rule, "message": self.message,
-                    "legal": list(self.legal)}
+                    "legal": list(self.legal), "fix": self.fix or self.public_fix}
         return {"role": role, "rule": self.rule,
-                "message": f"an action by {role} was refused (rule {self.rule})", "legal": []}
+                "message": f"an action by {role} was refused (rule {self.rule})", "legal": [],
+                "fix": self.public_fix}
 
 
 Ruling = Proposal | Question | Alert
