@@ -131,7 +131,7 @@ def test_pairing_is_one_time_confirmed_by_the_referee_and_revoked_by_a_new_offer
     claimed = client.post("/api/pair/claim", json={"pair": secret}).get_json()
     device, code = claimed["token"], claimed["code"]
     assert client.post("/api/pair/claim", json={"pair": secret}).status_code == 410  # once
-    assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == PUBLIC
+    assert not_yet_valid(client, device)  # claimed, not confirmed: no view, and it says why
     assert client.get("/api/view", headers=referee).get_json()["pairing"]["red"] == {
         "qr": None, "code": code}
     assert client.post("/api/pair/red/confirm", headers=referee,
@@ -141,15 +141,22 @@ def test_pairing_is_one_time_confirmed_by_the_referee_and_revoked_by_a_new_offer
     assert client.post("/api/pair/red/confirm", headers=referee,
                        json={"code": code.lower()}).status_code == 200
     assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == "red"
-    assert client.get("/api/view", headers=bearer(tokens["red"])).get_json()["role"] == PUBLIC
+    assert not_yet_valid(client, tokens["red"])  # the earlier phone is revoked, and told
     assert client.get("/api/view", headers=referee).get_json()["pairing"] == {}
     first = client.post("/api/pair/red", headers=referee, json={}).get_json()["url"]
     client.post("/api/pair/red", headers=referee, json={})  # a new offer revokes the first
     assert client.post("/api/pair/claim",
                        json={"pair": first.split("#pair=")[1]}).status_code == 410
     assert client.delete("/api/pair/red", headers=referee, json={}).get_json()["revoked"] == 1
-    assert client.get("/api/view", headers=bearer(device)).get_json()["role"] == PUBLIC
+    assert not_yet_valid(client, device)
     assert client.post("/api/pair/red", headers=bearer(device), json={}).status_code == 403
+
+
+def not_yet_valid(client, token):
+    """A page whose token is not (or no longer) valid gets a 401 saying so, never the
+    public view passed off as its own (#17: connection honesty)."""
+    response = client.get("/api/view", headers=bearer(token))
+    return response.status_code == 401 and "pair it again" in response.get_json()["message"]
 
 
 def test_undo_and_corrections_through_the_api(tmp_path):

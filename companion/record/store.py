@@ -323,6 +323,11 @@ class Store:
         rows = self._read("SELECT jpeg FROM snapshots WHERE game_id=? AND seq=?", (game_id, seq))
         return bytes(rows[0][0]) if rows else None
 
+    def snapshot_seqs(self, game_id: int) -> set[int]:
+        """The actions of a game that kept a camera snapshot (for the game log's links)."""
+        return {int(row[0]) for row in
+                self._read("SELECT seq FROM snapshots WHERE game_id=?", (game_id,))}
+
     def load(self, game_id: int) -> Record:
         """The game's record, checked: count, order and hash chain; RecordError if not."""
         with self._lock:  # one consistent read of the game and its entries

@@ -1,4 +1,5 @@
-"""The role-filtered JSON API: views, actions, undo, corrections, pairing, board, replays.
+"""The role-filtered JSON API: views, actions, undo, corrections, pairing, board (the
+replays' routes are in `replay_api`).
 
 Who acted, from where, is set here from the credential (`auth.role`, `hub.source_of`), never
 read from the request; every body is parsed strictly and bounded (`auth.body`, `bounded`).
@@ -12,27 +13,23 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine import PUBLIC, REFEREE, Action, Event, IllegalAction
+from companion.engine import REFEREE, Action, IllegalAction
 from companion.kits import Kit
-from companion.record import RecordError
-from companion.record.format import Record
-from companion.record.replay import UNDO, new_game
+from companion.record.replay import UNDO
 from companion.record.session import UndoRefused
-from companion.record.store import StoreError
-from companion.web.about import describe
 from companion.web.auth import (
     body,
     client_key,
     finite,
     hub,
+    lang,
     require_change_allowed,
     require_json_from_here,
-    role,
+    viewer,
 )
 from companion.web.board import UnknownPart, board_data, parts_asked
 from companion.web.hub import NOT_YOUR_CARD, PairingGone, source_of
 from companion.web.present import present
-from companion.web.replays import ReplayCache
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,8 +44,8 @@ MAX_WORDS = 200
 
 @bp.get("/view")
 def view() -> ResponseReturnValue:
-    who = role()
-    return jsonify(present(who, hub().view(who)))
+    who = viewer()
+    return jsonify(present(who, hub().view(who, lang())))
 
 
 def _action(data: dict[str, Any]) -> Action:
@@ -88,9 +85,31 @@ def undo() -> ResponseReturnValue:
     who = require_change_allowed()
     body()  # any body fields (`by`, `source`) are ignored: the credential says who and where
     try:
-        hub().undo(who)
+        if who == REFEREE:
+            hub().undo(who)
+            asked = False
+        else:  # at once where the phone may; else the referee is asked
+            asked = hub().ask_undo(who)
     except PermissionError as exc:
         abort(403, str(exc))
+    except UndoRefused as exc:
+        return jsonify({"rule": "undo", "message": str(exc), "legal": []}), 422
+    return jsonify({"ok": True, "asked_referee": asked})
+
+
+@bp.post("/undo/request")
+def undo_request() -> ResponseReturnValue:
+    """The referee allows or declines a player's request to take back its last action."""
+    who = require_change_allowed()
+    if who != REFEREE:
+        abort(403, "only the referee settles an undo request")
+    allow = body().get("allow")
+    if not isinstance(allow, bool):
+        abort(400, "allow is true or false")
+    try:
+        hub().settle_undo_request(allow)
+    except PermissionError as exc:
+        abort(409, str(exc))
     except UndoRefused as exc:
         return jsonify({"rule": "undo", "message": str(exc), "legal": []}), 422
     return jsonify({"ok": True})
@@ -216,63 +235,3 @@ def _board(kit: Kit) -> ResponseReturnValue:
         return jsonify(board_data(kit, parts_asked(request.args.get("parts"))))
     except UnknownPart as exc:
         return jsonify({"message": str(exc)}), 404
-
-
-def _stored(game_id: int) -> Record:
-    """A stored game's record; 404 naming the game only (never the database's path)."""
-    try:
-        return hub().session.store.load(game_id)
-    except (RecordError, StoreError):
-        abort(404, f"no readable game {game_id}")
-
-
-@bp.get("/replay/<int:game_id>/board")
-def replay_board(game_id: int) -> ResponseReturnValue:
-    """A stored game's board (its kit may differ from the live game's)."""
-    record = _stored(game_id)
-    return _board(new_game(record.header, record.path).rules.kit)
-
-
-TURN_MARKS = (("TurnBegan", None), ("PhaseBegan", "movement"))
-"""Events that begin a turn, with the phase they must name (if any): a player's turn begins
-(`TurnBegan`), or a side's movement phase does. The engine has no generic notion of a turn yet;
-a `Rules` hook saying where turns begin would replace this list."""
-
-
-def _begins_turn(event: Event) -> bool:
-    return any(event.type == kind and (phase is None or event.data.get("phase") == phase)
-               for kind, phase in TURN_MARKS)
-
-
-@bp.get("/replay/<int:game_id>/turns")
-def replay_turns(game_id: int) -> ResponseReturnValue:
-    """Where each turn begins, for stepping a replay by turn."""
-    record = _stored(game_id)
-    turns = [n for n, entry in enumerate(record.entries, start=1)
-             if any(_begins_turn(e) for e in entry.events)]
-    return jsonify({"total": len(record.entries), "turns": turns})
-
-
-def _replays() -> ReplayCache:
-    cache: ReplayCache = current_app.extensions.setdefault("replays", ReplayCache())
-    return cache
-
-
-@bp.get("/replay/<int:game_id>")
-def replay_view(game_id: int) -> ResponseReturnValue:
-    """The position after `at` action lines: full information once the game is over (6). A
-    player's credential holds in its own game only: another game is shown as the public
-    sees it."""
-    record = _stored(game_id)
-    positions = _replays().positions(game_id, record)
-    applied, game = positions.at(request.args.get("at", type=int))
-    who = role()
-    if who != REFEREE and game_id != hub().session.game_id:
-        who = PUBLIC
-    shown = REFEREE if positions.finished or who == REFEREE else who
-    return jsonify({"game_id": game_id, "total": positions.total, "at": applied,
-                    "game": describe(game.rules, record.header.players),
-                    "role": shown, "view": game.view(shown),
-                    "to_move": list(game.to_move()),
-                    "action": (record.entries[applied - 1].action.text()
-                               if applied and shown == REFEREE else None)})

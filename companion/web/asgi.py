@@ -24,8 +24,10 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 from werkzeug.sansio.utils import host_is_trusted
 
+from companion.engine import PUBLIC
+from companion.i18n import language
 from companion.web import ARRIVED
-from companion.web.auth import MAX_TOKEN
+from companion.web.auth import MAX_TOKEN, STALE
 from companion.web.hub import Hub
 from companion.web.present import present
 
@@ -86,9 +88,14 @@ class CompanionServer:
             await _plain(send, *refusal)
             return
         client = (scope.get("client") or ("?", 0))[0]
-        role = self.hub.tokens.role(_query_token(scope))
+        token = _query_token(scope)
+        role = self.hub.tokens.role(token)
+        if token is not None and role == PUBLIC:
+            await _plain(send, 401, STALE)
+            return
         self.open[client] += 1
-        entry, inbox = self.hub.subscribe_async(role, asyncio.get_running_loop())
+        entry, inbox = self.hub.subscribe_async(role, asyncio.get_running_loop(),
+                                                language(_query(scope, "lang")[:16]))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -142,9 +149,13 @@ class CompanionServer:
         return None
 
 
-def _query_token(scope: Scope) -> str | None:
+def _query(scope: Scope, name: str) -> str:
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    found = (query.get("token") or [""])[0]
+    return str((query.get(name) or [""])[0])
+
+
+def _query_token(scope: Scope) -> str | None:
+    found = _query(scope, "token")
     return found if 0 < len(found) <= MAX_TOKEN else None
 
 

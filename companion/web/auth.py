@@ -25,6 +25,7 @@ from typing import Any
 from flask import abort, current_app, request
 
 from companion.engine import PUBLIC
+from companion.i18n import language
 from companion.web.hub import Hub
 
 __all__ = ["body", "client_key", "hub", "own_hosts", "require_change_allowed",
@@ -55,6 +56,27 @@ def token() -> str | None:
 def role() -> str:
     """The caller's role; `public` without a valid token."""
     return hub().tokens.role(token())
+
+
+STALE = ("this screen's pairing is no longer valid (revoked, or paired again on another "
+         "phone): ask the referee to pair it again")
+"""Why a page whose token is unknown gets no view: it must say so, not fall back silently to
+the public view while its tools fail."""
+
+
+def viewer() -> str:
+    """The role of a page reading its view: 401 for a token that is not (or no longer)
+    valid, so the page tells its user instead of showing the public view as theirs."""
+    found = token()
+    who = hub().tokens.role(found)
+    if found is not None and who == PUBLIC:
+        abort(401, STALE)
+    return who
+
+
+def lang() -> str:
+    """The language the screen asked for (`?lang=`), one we have, else English."""
+    return language(request.args.get("lang", "")[:16])
 
 
 def client_key() -> str:

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
+from companion.i18n import DEFAULT, Translate, translator
 from companion.inputs.events import CardScanned
-from companion.record.session import Session
+from companion.record.session import Session, UndoRefused
 from companion.web.about import GameAbout, describe
+from companion.web.gamelog import GameLog
 
 __all__ = ["NOT_YOUR_CARD", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
 
@@ -80,8 +82,13 @@ class Tokens:
         return self.roles.get(token or "", PUBLIC)
 
 
-Subscriber = tuple[str, Callable[[dict[str, Any]], None]]
-"""A live screen: its role, and how a fresh view reaches it."""
+Subscriber = tuple[str, str, Callable[[dict[str, Any]], None]]
+"""A live screen: its role, its language, and how a fresh view reaches it."""
+
+
+def words_for(lang: str) -> Translate:
+    """The shell's own words (the hub's sentences) in `lang`."""
+    return translator(lang, "companion.web")
 
 
 class Hub:
@@ -109,6 +116,12 @@ class Hub:
         self.clock: Callable[[], float] = time.monotonic
         self.about: GameAbout = describe(session.game.rules, session.header.players)
         """The game as the page shell needs it: name, title, roles, its screen module."""
+        self.log = GameLog(session)
+        """Every recorded action in words, per role and language (the screens' game log)."""
+        self.undo_request: tuple[str, int] | None = None
+        """A player's request to take back its last action (role, the action's seq), for the
+        referee to allow when a draw or a reveal since means the phone may not do it alone."""
+        self._snapshots: set[int] = set()
 
     @property
     def lock(self) -> threading.RLock:
@@ -120,8 +133,9 @@ class Hub:
     def roles(self) -> tuple[str, ...]:
         return self.session.game.rules.roles
 
-    def view(self, role: str) -> dict[str, Any]:
-        """Everything a screen of `role` shows: the engine's view plus the table's extras."""
+    def view(self, role: str, lang: str = DEFAULT) -> dict[str, Any]:
+        """Everything a screen of `role` shows, in `lang`: the engine's view plus the table's
+        extras, every action in words (`Rules.say`), never raw action text to display."""
         with self._lock:
             game = self.session.game
             view = game.view(role)
@@ -130,18 +144,53 @@ class Hub:
                 legal = game.legal_actions()
             return {
                 "version": self.version, "game_id": self.session.game_id,
-                "game": self.about,
+                "game": self.about, "lang": lang,
                 "view": view,
                 "to_move": list(game.to_move()),
                 "legal": [a.text() for a in legal],
-                "alert": None if self.alert is None else self.alert.for_role(role),
+                "choices": self._choices(legal, role, lang),
+                "alert": self._alert_for(role, lang),
                 "actions": len(self.session.entries),
                 "pairing": self.pairing if role == REFEREE else {},
                 "paused": self.paused,
-                "question": self._question_for(role),
+                "question": self._question_for(role, lang),
                 "inputs": [{"code": e.code, "reader": e.reader} for e in self.inputs]
                 if role == REFEREE else [],
+                "last": self.log.last(role, lang),
+                "log": self.log.lines(role, lang,
+                                      self._snapshots if role == REFEREE else set()),
+                "undo_request": self._undo_request_for(role, lang),
             }
+
+    def _choices(self, legal: list[Action], role: str, lang: str) -> list[dict[str, Any]]:
+        """The caller's legal actions, each in words: what its buttons and board show. The
+        raw text goes with each, to be sent back, never shown."""
+        game = self.session.game
+        say = game.rules.say
+        return [{"id": n, "text": a.text(), "role": a.role, "verb": a.verb,
+                 "args": a.to_json()["args"], "words": say(game.state, a, role, lang)}
+                for n, a in enumerate(legal)]
+
+    def _alert_for(self, role: str, lang: str) -> dict[str, Any] | None:
+        """The alert as `role` may read it, with the rule's summary in `lang`."""
+        if self.alert is None:
+            return None
+        shown = self.alert.for_role(role)
+        rules = self.session.game.rules
+        if shown["message"].startswith("an action by "):
+            shown["message"] = words_for(lang)("An action by {role} was refused").format(
+                role=shown["role"].capitalize())
+        shown["summary"] = rules.rule_summary(self.alert.rule, lang)
+        return shown
+
+    def _undo_request_for(self, role: str, lang: str) -> dict[str, Any] | None:
+        """A player's waiting undo request: the referee sees what it would take back."""
+        if self.undo_request is None or role not in (REFEREE, self.undo_request[0]):
+            return None
+        who, seq = self.undo_request
+        line = next((line for line in self.log.lines(role, lang, set())
+                     if line["seq"] == seq), None)
+        return {"role": who, "seq": seq, "words": line["words"] if line else ""}
 
     def act(self, role: str, action: Action, source: str,
             snapshot: bytes | None = None) -> list[dict[str, Any]]:
@@ -155,15 +204,27 @@ class Hub:
         if self.paused and role != REFEREE:
             raise PermissionError("the referee has paused the game")
         with self._lock:
+            before, lines = self.session.game.state, len(self.session.entries)
             try:
                 events = self.session.play(action, source, snapshot=snapshot)
             except IllegalAction as exc:
-                self.alert = Alert(exc.rule, exc.message, exc.legal, action.role)
+                self.alert = self._refusal(exc, action)
                 self._changed()
                 raise
+            finally:
+                self.log.recorded(before, lines)
+            if snapshot is not None:
+                self._snapshots.add(self.session.entries[-1].seq)
             self.alert = None
+            self.undo_request = None
             self._changed()
             return [e.to_json() for e in events]
+
+    def _refusal(self, exc: IllegalAction, action: Action) -> Alert:
+        """A refused action as the legality panel shows it: the rule and message, and the
+        legal actions in words rather than as text."""
+        return Alert(exc.rule, exc.message, exc.legal, action.role,
+                     fix="Choose one of the legal actions" if exc.legal else "")
 
     def raise_alert(self, alert: Alert) -> None:
         """The table shows something illegal (the referee's alert): on every screen, each
@@ -213,7 +274,7 @@ class Hub:
             self._changed()
             return events
 
-    def _question_for(self, role: str) -> dict[str, Any] | None:
+    def _question_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """The options may name the acting side's hidden blocks: only it and the referee
         see them; everyone else sees that a question waits."""
         if self.question is None:
@@ -221,8 +282,11 @@ class Hub:
         text, options = self.question
         owner = options[0].role if options else None
         shown = role in (owner, REFEREE)
+        game = self.session.game
         return {"text": text, "by": owner,
                 "options": [a.text() for a in options] if shown else [],
+                "words": [game.rules.say(game.state, a, role, lang) for a in options]
+                if shown else [],
                 "highlighted": self.highlighted if shown else None}
 
     def scanned(self, code: str, role: str) -> CardScanned:
@@ -260,28 +324,71 @@ class Hub:
                 if last is None or last.action.role != role:
                     raise PermissionError("a phone takes back only its own last action: "
                                           "ask the referee")
-            self.session.undo(by=role, source=source_of(role))
+            before, lines = self.session.game.state, len(self.session.entries)
+            try:
+                self.session.undo(by=role, source=source_of(role))
+            finally:
+                self.log.recorded(before, lines)
+            self.undo_request = None
             self._changed()
+
+    def ask_undo(self, role: str) -> bool:
+        """A player asks to take back its own last action: done at once where the phone may
+        do it alone (nothing drawn or revealed since), else put to the referee (True)."""
+        with self._lock:
+            try:
+                self.undo(role)
+                return False
+            except UndoRefused:
+                last = self.session.last_in_force
+                if last is None or last.action.role != role:
+                    raise
+                self.undo_request = (role, last.seq)
+                self._changed()
+                return True
+
+    def settle_undo_request(self, allow: bool) -> None:
+        """The referee allows (takes the action back, by the referee's authority) or
+        declines a player's undo request."""
+        with self._lock:
+            request = self.undo_request
+            self.undo_request = None
+            if request is None:
+                raise PermissionError("no undo request is waiting")
+            last = self.session.last_in_force
+            if allow:
+                if last is None or last.seq != request[1]:
+                    self._changed()
+                    raise PermissionError("the game has moved on since the request")
+                self.undo(REFEREE)
+            else:
+                self._changed()
 
     def correct(self, args: dict[str, Any], by: str, note: str) -> None:
         with self._lock:
-            self.session.correct(args, by=by, note=note)
+            before, lines = self.session.game.state, len(self.session.entries)
+            try:
+                self.session.correct(args, by=by, note=note)
+            finally:
+                self.log.recorded(before, lines)
             self._changed()
 
     def _changed(self) -> None:
-        """A fresh view to every subscriber, each role's view computed once."""
+        """A fresh view to every subscriber, each role's view in each language computed
+        once."""
         self.version += 1
-        views: dict[str, dict[str, Any]] = {}
-        for role, deliver in list(self._subscribers):
-            if role not in views:
-                views[role] = self.view(role)
-            deliver(views[role])
+        views: dict[tuple[str, str], dict[str, Any]] = {}
+        for role, lang, deliver in list(self._subscribers):
+            if (role, lang) not in views:
+                views[role, lang] = self.view(role, lang)
+            deliver(views[role, lang])
 
-    def _subscribe(self, role: str, deliver: Callable[[dict[str, Any]], None]) -> Subscriber:
-        entry = (role, deliver)
+    def _subscribe(self, role: str, deliver: Callable[[dict[str, Any]], None],
+                   lang: str = DEFAULT) -> Subscriber:
+        entry = (role, lang, deliver)
         with self._lock:
             self._subscribers.append(entry)
-            deliver(self.view(role))
+            deliver(self.view(role, lang))
         return entry
 
     def unsubscribe(self, entry: Subscriber) -> None:
@@ -289,11 +396,11 @@ class Hub:
             if entry in self._subscribers:
                 self._subscribers.remove(entry)
 
-    def subscribe(self, role: str) -> Iterator[dict[str, Any]]:
+    def subscribe(self, role: str, lang: str = DEFAULT) -> Iterator[dict[str, Any]]:
         """Views for `role`, the current one first, then one after every change (a thread
         waits on them: the tests and the broadcast publisher)."""
         inbox: queue.Queue[dict[str, Any]] = queue.Queue()
-        entry = self._subscribe(role, inbox.put)
+        entry = self._subscribe(role, inbox.put, lang)
         try:
             while True:
                 try:
@@ -303,7 +410,7 @@ class Hub:
         finally:
             self.unsubscribe(entry)
 
-    def subscribe_async(self, role: str, loop: asyncio.AbstractEventLoop
+    def subscribe_async(self, role: str, loop: asyncio.AbstractEventLoop, lang: str = DEFAULT
                         ) -> tuple[Subscriber, asyncio.Queue[dict[str, Any]]]:
         """The same views for a coroutine on `loop` (the server's live streams): an idle
         stream holds a queue, not a thread. Call `unsubscribe` with the first item when done."""
@@ -312,7 +419,7 @@ class Hub:
         def deliver(view: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(inbox.put_nowait, view)
 
-        return self._subscribe(role, deliver), inbox
+        return self._subscribe(role, deliver, lang), inbox
 
     @property
     def pairing(self) -> dict[str, dict[str, str | None]]:

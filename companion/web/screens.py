@@ -8,10 +8,11 @@ registry and the file is the one its spec names, so no other file of a package i
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, send_file
+from flask import Blueprint, abort, jsonify, send_file
 from flask.typing import ResponseReturnValue
 
 from companion.games import MissingCapability, UnknownGameName, game
+from companion.i18n import LANGUAGES, catalog
 
 __all__ = ["bp"]
 
@@ -28,3 +29,23 @@ def screen(name: str) -> ResponseReturnValue:
     if not path.is_file():
         abort(404, f"{game(name).title}'s screen module {path.name} is missing from its package")
     return send_file(path, mimetype="text/javascript", max_age=0)
+
+
+@bp.get("/i18n/<lang>/<name>.json")
+def words(lang: str, name: str) -> ResponseReturnValue:
+    """The page shell's and the game's screen words in `lang` (English text -> translation),
+    from their message catalogs: a screen translates with it in the browser."""
+    if lang not in LANGUAGES:
+        abort(404, f"no language '{lang}' (languages: {', '.join(LANGUAGES)})")
+    packages = ["companion.web"]
+    try:
+        packages.insert(0, game(name).package)
+    except UnknownGameName:
+        if name != "shell":
+            abort(404, f"no game '{name}'")
+    merged: dict[str, str] = {}
+    for package in reversed(packages):  # the game's own words win over the shell's
+        merged.update(catalog(package, lang))
+    response = jsonify({"lang": lang, "languages": dict(LANGUAGES), "words": merged})
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response
 
-from companion.web.auth import hub, role
+from companion.web.auth import hub, lang, viewer
 from companion.web.present import present
 
 bp = Blueprint("stream", __name__)
@@ -15,8 +15,8 @@ bp = Blueprint("stream", __name__)
 
 @bp.get("/stream")
 def stream() -> Response:
-    who = role()
-    updates = hub().subscribe(who)
+    who = viewer()
+    updates = hub().subscribe(who, lang())
 
     def messages() -> Iterator[str]:
         for update in updates:

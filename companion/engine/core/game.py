@@ -75,6 +75,11 @@ class Game(Generic[S]):
     def history(self) -> tuple[Ply, ...]:
         return tuple(self._history)
 
+    def before(self, ply: int) -> S:
+        """The state before ply `ply` (0-based) of the history: where that action was
+        taken, for saying it in words afterwards."""
+        return self._before[ply]
+
     @property
     def outcome(self) -> Outcome | None:
         return self.rules.outcome(self._state)

@@ -1,0 +1,125 @@
+"""The game log, as Board Game Arena keeps one: every recorded action in words, per viewer.
+
+Each line is said by the game's rules (`Rules.say`) in the position where the action was taken,
+as the screen's role may know it and in its language, so a phone never reads the other side's
+hidden blocks in the log. The positions are kept as they are recorded (states are immutable
+values: a reference each), so a new line costs one `say`, never a replay; a line once said for a
+role and language is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.engine import REFEREE
+from companion.record.format import Entry
+from companion.record.replay import UNDO
+from companion.record.session import Session
+from companion.web.replays import positions_of
+
+__all__ = ["LOG_LINES", "GameLog"]
+
+LOG_LINES = 60
+"""Lines of the log a screen receives (the newest); the replay viewer has the whole game."""
+
+
+class GameLog:
+    """The positions before each recorded line, and each line said once per role and language."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._before: list[Any] = []
+        self._said: dict[tuple[int, str, str], str] = {}
+        self._marks: dict[int, dict[str, Any]] = {}
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """The positions of a resumed game, from one replay of its record."""
+        positions = positions_of(self.session.record())
+        self._before = [state for _, state in positions.steps[:-1]]
+        self._said.clear()
+        self._marks.clear()
+
+    def _sync(self) -> None:
+        """Lines recorded past the hub (a test playing the session itself): replay once."""
+        if len(self._before) != len(self.session.entries):
+            self._rebuild()
+
+    def recorded(self, before: Any, lines_before: int) -> None:
+        """Lines were added to the record from the position `before`: keep it for each (an
+        action adds one line; anything else, such as a store that had to resume, rebuilds)."""
+        added = len(self.session.entries) - lines_before
+        if added == 1 and len(self._before) == lines_before:
+            self._before.append(before)
+        elif added:
+            self._rebuild()
+
+    def _entry_words(self, index: int, viewer: str, lang: str,
+                     say: Callable[[Any, Any, str, str], str]) -> str:
+        key = (index, viewer, lang)
+        if key not in self._said:
+            entry = self.session.entries[index]
+            if entry.action.role == REFEREE and entry.action.verb == UNDO:
+                target = int(entry.action.args.get("seq", 0))
+                undone = self._entry_words(target - 1, viewer, lang, say) \
+                    if 0 < target <= len(self._before) else str(target)
+                self._said[key] = f"↶ {undone}"
+            else:
+                self._said[key] = say(self._before[index], entry.action, viewer, lang)
+        return self._said[key]
+
+    def marks(self, entry: Entry) -> dict[str, Any]:
+        """What the board may mark for this line, for everyone (`Rules.marks`)."""
+        index = entry.seq - 1
+        if index not in self._marks:
+            rules = self.session.game.rules
+            try:
+                self._marks[index] = rules.marks(self._before[index], entry.action)
+            except (IndexError, KeyError, ValueError, TypeError):
+                self._marks[index] = {}
+        return self._marks[index]
+
+    def lines(self, viewer: str, lang: str, snapshots: set[int], *,
+              limit: int = LOG_LINES) -> list[dict[str, Any]]:
+        """The newest `limit` lines for a screen of `viewer`: words, who, from where, the rule
+        a correction or refusal cites, and whether a later undo took the line back."""
+        self._sync()
+        rules = self.session.game.rules
+        entries = self.session.entries
+        undone = {int(e.action.args.get("seq", 0)) for e in entries
+                  if e.action.role == REFEREE and e.action.verb == UNDO}
+        lines = []
+        for index in range(max(0, len(entries) - limit), len(entries)):
+            entry = entries[index]
+            rule = _rule_of(entry)
+            lines.append({
+                "seq": entry.seq, "role": entry.action.role, "by": entry.by,
+                "source": entry.source, "time": entry.time,
+                "words": self._entry_words(index, viewer, lang, rules.say),
+                "rule": rule, "summary": rules.rule_summary(rule, lang) if rule else "",
+                "note": entry.note if viewer == REFEREE else None,
+                "snapshot": entry.seq if entry.seq in snapshots else None,
+                "undone": entry.seq in undone,
+            })
+        return lines
+
+    def last(self, viewer: str, lang: str) -> dict[str, Any] | None:
+        """The last action in force, in words and with its marks (the board's arrows)."""
+        self._sync()
+        entry = self.session.last_in_force
+        if entry is None:
+            return None
+        say = self.session.game.rules.say
+        return {"seq": entry.seq, "role": entry.action.role,
+                "words": self._entry_words(entry.seq - 1, viewer, lang, say),
+                "marks": self.marks(entry)}
+
+
+def _rule_of(entry: Entry) -> str:
+    """The rule an entry's events cite, if any (a battle's, a correction's)."""
+    for event in entry.events:
+        rule = event.data.get("rule")
+        if isinstance(rule, str):
+            return rule
+    return ""
