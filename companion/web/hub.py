@@ -86,6 +86,11 @@ Subscriber = tuple[str, str, Callable[[dict[str, Any]], None]]
 """A live screen: its role, its language, and how a fresh view reaches it."""
 
 
+def game_package(rules: Any) -> str:
+    """The package of a game's rules (`companion.games.NAME`), whose catalogs say its words."""
+    return ".".join(type(rules).__module__.split(".")[:3])
+
+
 def words_for(lang: str) -> Translate:
     """The shell's own words (the hub's sentences) in `lang`."""
     return translator(lang, "companion.web")
@@ -181,6 +186,8 @@ class Hub:
             shown["message"] = words_for(lang)("An action by {role} was refused").format(
                 role=shown["role"].capitalize())
         shown["summary"] = rules.rule_summary(self.alert.rule, lang)
+        if shown.get("fix"):
+            shown["fix"] = translator(lang, game_package(rules), "companion.web")(shown["fix"])
         return shown
 
     def _undo_request_for(self, role: str, lang: str) -> dict[str, Any] | None:

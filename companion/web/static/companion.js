@@ -1,7 +1,8 @@
 // Tabletop Companion's page shell: what every game's screens share. It holds the token, follows
-// the live stream, and draws the shared panels (alerts, questions, pairing, legal actions, the
-// referee's tools, the card-code fallback, the replay's timeline); the game's own screen module,
-// served from its package, draws the board and the bookkeeping (docs/web.md: "A game's screen").
+// the live stream (and says so when it is lost), and draws the shared panels in words: the
+// banner, alerts with their rule and fix, questions, the legal actions, the game log, pairing,
+// the referee's tools and the card-code fallback. The game's own screen module, served from its
+// package, draws the board and the bookkeeping (docs/web.md: "A game's screen").
 // Views come already filtered for this screen's role: nothing here hides anything itself, and
 // no game or role is named here: the view says which game it is and which roles it has.
 "use strict";
@@ -13,9 +14,70 @@ const pairSecret = fragment.get("pair") || "";  // a one-time pairing secret fro
 const svgNS = "http://www.w3.org/2000/svg";
 const SVG_TAGS = new Set(["svg", "g", "line", "polyline", "polygon", "path", "circle", "ellipse",
   "rect", "text", "tspan", "title", "defs", "use", "marker"]);
+const LANGS = { en: "English", it: "Italiano" };
+const SOURCES = { camera: "camera", card_reader: "card reader", scanner: "card scanner",
+  button: "table button", tablet: "referee's tablet", phone: "phone", referee: "referee",
+  simulator: "simulator" };
 
 let about = null;   // the game: {name, title, roles, players, screen, missing}
-let screen = null;  // the game's screen once mounted: {render(state)}
+let screen = null;  // the game's screen once mounted: {render(state), banner?(state)}
+let words = {};     // English -> this device's language, for the shell and the game's screen
+let lang = chosenLanguage();
+let current = null; // the last state drawn
+let lastVersion = -1;
+
+// --- languages -----------------------------------------------------------------------------------
+
+function chosenLanguage() {
+  const kept = localStorage.getItem("companion.lang");
+  if (kept && LANGS[kept]) return kept;
+  const asked = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return LANGS[asked] ? asked : "en";
+}
+
+function t(text) { return words[text] || text; }
+
+function fill(text, values) {
+  return t(text).replace(/\{(\w+)\}/g, (_, key) => (key in values ? String(values[key]) : "{" + key + "}"));
+}
+
+async function loadWords(game) {
+  if (lang === "en") { words = {}; return; }
+  try {
+    const data = await fetch("/i18n/" + lang + "/" + encodeURIComponent(game || "shell") + ".json").then((r) => r.json());
+    words = data.words || {};
+  } catch (error) { words = {}; }
+}
+
+function translatePage() {
+  // The page's fixed words (data-t) in this device's language.
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-placeholder]")) node.placeholder = t(node.dataset.tPlaceholder);
+  document.documentElement.lang = lang;
+}
+
+function languageSwitch() {
+  const select = panel("lang");
+  if (!select) return;
+  select.replaceChildren(...Object.entries(LANGS).map(([code, name]) => {
+    const option = el("option", { value: code }, name);
+    if (code === lang) option.selected = true;
+    return option;
+  }));
+  select.addEventListener("change", () => {
+    localStorage.setItem("companion.lang", select.value);
+    location.reload();
+  });
+}
+
+function roleName(role) {
+  if (!role) return "";
+  const player = about && about.players && about.players[role];
+  const side = t(role.charAt(0).toUpperCase() + role.slice(1).replaceAll("_", " "));
+  return player ? side + " (" + player + ")" : side;
+}
+
+// --- talking to the server -----------------------------------------------------------------------
 
 function api(path, options = {}) {
   const headers = Object.assign({}, options.headers || {});
@@ -24,8 +86,11 @@ function api(path, options = {}) {
   return fetch(path, Object.assign({}, options, { headers }));
 }
 
+function withLang(path) { return path + (path.includes("?") ? "&" : "?") + "lang=" + lang; }
+
 async function json(path) {
-  const response = await api(path);
+  const response = await api(withLang(path));
+  if (response.status === 401) { const body = await response.json().catch(() => ({})); credentialGone(body.message); throw new Error("401"); }
   if (!response.ok) throw new Error(path + ": " + response.status + " " + response.statusText);
   return response.json();
 }
@@ -46,6 +111,63 @@ function show(target, visible) {
 
 function isPlayer(role) { return Boolean(about && about.roles.includes(role)); }
 
+// --- sounds ---------------------------------------------------------------------------------------
+
+let audio = null;
+function muted() { return localStorage.getItem("companion.muted") === "1"; }
+
+function tone(notes) {
+  // A few short tones from the Web Audio API: no sound files to fetch.
+  if (muted()) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    let at = audio.currentTime;
+    for (const [frequency, length] of notes) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.15, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + length);
+      at += length;
+    }
+  } catch (error) { /* no audio here: silence */ }
+}
+
+const SOUNDS = {
+  accepted: [[880, 0.08]],
+  illegal: [[220, 0.18], [180, 0.25]],
+  turn: [[660, 0.1], [990, 0.15]],
+  battle: [[392, 0.12], [392, 0.12], [523, 0.3]],
+};
+
+function soundSwitch() {
+  const button = panel("mute");
+  if (!button) return;
+  const draw = () => {
+    button.textContent = muted() ? "🔇" : "🔊";
+    button.title = t(muted() ? "Sounds off" : "Sounds on");
+    button.setAttribute("aria-pressed", String(muted()));
+  };
+  button.addEventListener("click", () => { localStorage.setItem("companion.muted", muted() ? "0" : "1"); draw(); });
+  draw();
+}
+
+function sounds(before, after) {
+  // What changed since the last view, as a sound: a refusal, an accepted action, the screen's
+  // side to act, a battle begun.
+  if (!before) return;
+  if (after.alert && JSON.stringify(after.alert) !== JSON.stringify(before.alert)) { tone(SOUNDS.illegal); return; }
+  const mine = isPlayer(after.role) && (after.to_move || []).includes(after.role);
+  const wasMine = isPlayer(before.role) && (before.to_move || []).includes(before.role);
+  const battle = after.view && after.view.battle && !(before.view && before.view.battle);
+  if (battle) tone(SOUNDS.battle);
+  else if (mine && !wasMine) tone(SOUNDS.turn);
+  else if ((after.actions || 0) > (before.actions || 0)) tone(SOUNDS.accepted);
+}
+
 // --- the game's screen module -----------------------------------------------------------------
 
 function gamePanel(id, title = "") {
@@ -53,7 +175,7 @@ function gamePanel(id, title = "") {
   let box = panel(id);
   if (!box) {
     box = el("section", { id, class: "panel game-panel" });
-    if (title) box.append(el("h2", {}, title));
+    if (title) box.append(el("h2", {}, t(title)));
     panel("game-panels").append(box);
   }
   return box;
@@ -61,7 +183,7 @@ function gamePanel(id, title = "") {
 
 function noScreen(sentence) {
   const note = panel("no-screen");
-  note.textContent = sentence + ": its board is not drawn here, but its actions, questions and pairing work as for any game.";
+  note.textContent = sentence + ": " + t("its board is not drawn here, but its actions, questions and pairing work as for any game.");
   show(note, true);
 }
 
@@ -75,7 +197,7 @@ function renderPlainFacts(view) {
     tr.append(el("th", {}, key.replaceAll("_", " ")), el("td", {}, String(value)));
     table.append(tr);
   }
-  box.replaceChildren(el("h2", {}, "The position"), table);
+  box.replaceChildren(el("h2", {}, t("The position")), table);
 }
 
 async function mountScreen(boardPath) {
@@ -83,13 +205,14 @@ async function mountScreen(boardPath) {
   // sentence says so and the shared panels carry on.
   if (!about.screen) { noScreen(about.missing || about.title + " has no tablet screen yet"); return null; }
   const shell = {
-    page, game: about, main: panel("screen"), el, show, isPlayer, act,
+    page, game: about, main: panel("screen"), el, show, isPlayer, act, choose, t, fill, lang, roleName,
     panel: gamePanel,
     board: (parts = []) => json(boardPath + (parts.length ? "?parts=" + parts.map(encodeURIComponent).join(",") : "")),
   };
   try {
     const module = await import(about.screen);
-    return await module.mount(shell);
+    screen = await module.mount(shell);
+    return screen;
   } catch (error) {
     console.error(error);
     noScreen(about.title + "'s screen could not be drawn (" + error.message + ")");
@@ -99,20 +222,50 @@ async function mountScreen(boardPath) {
 
 // --- the shared panels --------------------------------------------------------------------------
 
+function statusLine(state) {
+  const view = state.view || {};
+  const waiting = (state.to_move || []).filter((r) => r !== "chance");
+  if (view.outcome) {
+    const winner = view.outcome.winner;
+    return winner ? fill("Game over · {side} wins", { side: roleName(winner) }) : t("Game over · a draw");
+  }
+  if ((state.to_move || []).includes("chance") && !waiting.length) return t("Waiting for a draw or a die roll");
+  if (!waiting.length) return "";
+  return fill("{side} to act", { side: waiting.map(roleName).join(", ") });
+}
+
 function renderHeader(state) {
   document.body.classList.toggle("paused", Boolean(state.paused));
   panel("game-title").textContent = about ? "· " + about.title : "";
-  if (about) document.title = about.title + " · " + (page === "replay" ? "replay" : state.role) + " · Tabletop Companion";
-  panel("role").textContent = state.role;
-  const view = state.view || {};
-  const waiting = (state.to_move || []).join(", ");
-  const parts = [];
-  if (view.outcome) parts.push("game over", view.outcome.winner ? "winner: " + view.outcome.winner : "a draw");
-  else {
-    if (view.phase) parts.push(String(view.phase).replaceAll("_", " "));
-    if (waiting) parts.push("to act: " + waiting);
+  const roleLabel = state.role === "public" ? t("Table") : state.role === "referee" ? t("Referee") : roleName(state.role);
+  if (about) document.title = about.title + " · " + (page === "replay" ? t("replay") : roleLabel) + " · Tabletop Companion";
+  panel("role").textContent = roleLabel;
+  panel("status").textContent = statusLine(state);
+  const banner = panel("banner");
+  if (banner) {
+    let text = "";
+    if (screen && typeof screen.banner === "function") {
+      try { text = screen.banner(state) || ""; } catch (error) { console.error(error); }
+    }
+    banner.textContent = text || statusLine(state).toUpperCase();
+    show(banner, page === "table" && Boolean(banner.textContent));
   }
-  panel("status").textContent = parts.join(" · ");
+  const mine = isPlayer(state.role) && (state.to_move || []).includes(state.role) && !(state.view || {}).outcome;
+  document.body.classList.toggle("my-turn", mine);
+}
+
+function ruleRef(rule, summary) {
+  // A rule number a player can tap for its summary.
+  const ref = el("button", { class: "rule-ref", type: "button", "data-rule": rule }, fill("rule {rule}", { rule }));
+  if (summary) {
+    ref.title = summary;
+    ref.addEventListener("click", () => {
+      const open = ref.nextElementSibling && ref.nextElementSibling.classList.contains("rule-summary");
+      if (open) ref.nextElementSibling.remove();
+      else ref.after(el("span", { class: "rule-summary" }, summary));
+    });
+  }
+  return ref;
 }
 
 function renderAlert(alert) {
@@ -120,8 +273,15 @@ function renderAlert(alert) {
   if (!box) return;
   show(box, Boolean(alert));
   if (!alert) return;
-  box.replaceChildren(el("h2", {}, "Refused: rule " + alert.rule), el("p", {}, alert.message));
-  if (alert.legal.length) box.append(el("p", {}, "Legal: " + alert.legal.slice(0, 6).join(", ")));
+  const heading = el("h2", {}, t("Not allowed") + " · ");
+  heading.append(ruleRef(alert.rule, alert.summary));
+  box.replaceChildren(heading);
+  if (alert.summary) box.append(el("p", { class: "summary" }, alert.summary));
+  if (alert.message) box.append(el("p", { class: "message" }, alert.message));
+  if (alert.fix) box.append(el("p", { class: "fix" }, "→ " + alert.fix));
+  if (alert.legal && alert.legal.length) {
+    box.append(el("p", { class: "legal" }, t("Allowed instead:") + " " + alert.legal.slice(0, 6).join("; ")));
+  }
 }
 
 function renderPairing(pairing) {
@@ -131,16 +291,16 @@ function renderPairing(pairing) {
   if (!box) return;
   const roles = Object.keys(pairing || {});
   show(box, roles.length > 0);
-  box.replaceChildren(el("h2", {}, "Pair a phone"));
+  box.replaceChildren(el("h2", {}, t("Pair a phone")));
   for (const role of roles) {
     const offer = pairing[role];
     const figure = el("figure", { class: "qr", "data-role": role });
     if (offer.qr) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
-      figure.append(el("figcaption", {}, role + ": scan with the player's phone"));
+      figure.append(el("figcaption", {}, fill("{side}: scan with the player's phone", { side: roleName(role) })));
     } else {
       figure.append(el("p", { class: "pair-code" }, offer.code));
-      const confirm = el("button", { "data-confirm": role }, "Confirm " + role + "'s phone shows " + offer.code);
+      const confirm = el("button", { "data-confirm": role }, fill("Confirm: {side}'s phone shows {code}", { side: roleName(role), code: offer.code }));
       confirm.addEventListener("click", () =>
         post("/api/pair/" + encodeURIComponent(role) + "/confirm", { code: offer.code }));
       figure.append(confirm);
@@ -152,27 +312,31 @@ function renderPairing(pairing) {
 async function claimPairing() {
   // A phone opened from the QR code: it claims the one-time secret, shows the code the
   // referee confirms, and becomes the player's screen once confirmed.
+  await loadWords("shell");
+  translatePage();
   const response = await fetch("/api/pair/claim", { method: "POST",
     headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pair: pairSecret }) });
   const body = await response.json().catch(() => ({}));
   const note = panel("no-screen");
   show(note, true);
-  if (!response.ok) { note.textContent = body.message || "This pairing code cannot be used: ask the referee for a new one."; return; }
+  if (!response.ok) { note.textContent = body.message || t("This pairing code cannot be used: ask the referee for a new one."); return; }
   history.replaceState(null, "", "#token=" + encodeURIComponent(body.token));
-  note.replaceChildren(el("span", {}, "Show this code to the referee:"),
+  note.replaceChildren(el("span", {}, t("Show this code to the referee:")),
     el("strong", { id: "pair-code" }, body.code),
-    el("span", {}, "This screen opens as your side's once the referee confirms it."));
+    el("span", {}, t("This screen opens as your side's once the referee confirms it.")));
   const headers = { Authorization: "Bearer " + body.token };
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const view = await fetch("/api/view", { headers }).then((r) => r.json()).catch(() => null);
+    const seen = await fetch("/api/view", { headers }).catch(() => null);
+    const view = seen && seen.ok ? await seen.json().catch(() => null) : null;
     if (view && view.role !== "public") { location.reload(); return; }
   }
 }
 
 async function problem(response) {
   const body = await response.json().catch(() => ({ message: response.statusText }));
-  renderAlert({ rule: body.rule || String(response.status), message: body.message || "", legal: body.legal || [] });
+  renderAlert({ rule: body.rule || String(response.status), summary: "", message: body.message || "", fix: "", legal: body.legal || [] });
+  tone(SOUNDS.illegal);
 }
 
 async function act(body) {
@@ -181,18 +345,51 @@ async function act(body) {
   return response.ok;
 }
 
+function confirmDialog(text, yes = "Confirm") {
+  // Asks before an action is committed: one tap is easily a wrong one on a phone.
+  return new Promise((resolve) => {
+    const dialog = panel("confirm");
+    panel("confirm-text").textContent = text;
+    panel("confirm-yes").textContent = t(yes);
+    panel("confirm-no").textContent = t("Cancel");
+    const done = (answer) => { dialog.close(); resolve(answer); };
+    panel("confirm-yes").onclick = () => done(true);
+    panel("confirm-no").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+async function choose(choice) {
+  // A legal action chosen on a screen (a button, the board): confirmed, then sent.
+  if (!(await confirmDialog(choice.words))) return false;
+  return act({ text: choice.text });
+}
+
 function renderOptions(state) {
   const box = panel("options");
   if (!box) return;
-  const mine = page !== "table" && state.legal && state.legal.length;
-  show(box, Boolean(mine));
+  const choices = state.choices || [];
+  const mine = page !== "table" && choices.length > 0;
+  show(box, mine);
   if (!mine) return;
-  box.replaceChildren(el("h2", {}, "What you may do"));
-  for (const text of state.legal.slice(0, 200)) {
-    const button = el("button", { "data-action": text }, text);
-    button.addEventListener("click", () => act({ text }));
-    box.append(button);
-  }
+  box.replaceChildren(el("h2", {}, t("What you may do")));
+  const filter = el("input", { type: "search", class: "filter", "aria-label": t("find an action"), placeholder: t("find an action") });
+  if (choices.length > 8) box.append(filter);
+  const list = el("div", { class: "choices" });
+  const draw = () => {
+    const wanted = filter.value.trim().toLowerCase();
+    const shown = choices.filter((c) => !wanted || c.words.toLowerCase().includes(wanted));
+    list.replaceChildren(...shown.slice(0, 40).map((choice) => {
+      const button = el("button", { "data-choice-id": String(choice.id), class: "choice" }, choice.words);
+      button.addEventListener("click", () => choose(choice));
+      return button;
+    }));
+    if (shown.length > 40) list.append(el("p", { class: "more" }, fill("and {n} more: type to find one", { n: shown.length - 40 })));
+  };
+  filter.addEventListener("input", draw);
+  draw();
+  box.append(list);
 }
 
 function renderQuestion(state) {
@@ -201,14 +398,73 @@ function renderQuestion(state) {
   const question = state.question;
   show(box, Boolean(question));
   if (!question) return;
-  box.replaceChildren(el("h2", {}, "Question for " + question.by), el("p", {}, question.text));
-  question.options.forEach((text, index) => {
+  box.replaceChildren(el("h2", {}, fill("Question for {side}", { side: roleName(question.by) })), el("p", {}, question.text));
+  (question.words || []).forEach((text, index) => {
     const button = el("button", { "data-choice": String(index) }, text);
     if (index === question.highlighted) button.classList.add("highlighted");  // the table's confirm picks it
-    button.addEventListener("click", () =>
-      api("/api/answer", { method: "POST", body: JSON.stringify({ choice: index }) }));
+    button.addEventListener("click", async () => {
+      const response = await api("/api/answer", { method: "POST", body: JSON.stringify({ choice: index }) });
+      if (!response.ok) await problem(response);
+    });
     box.append(button);
   });
+}
+
+async function showSnapshot(seq) {
+  // The camera's frame kept for an action (the referee's screen while a game runs).
+  const response = await api("/api/replay/" + current.game_id + "/snapshot/" + seq);
+  if (!response.ok) return;
+  const url = URL.createObjectURL(await response.blob());
+  const dialog = panel("snapshot");
+  panel("snapshot-img").src = url;
+  dialog.showModal();
+}
+
+function renderLog(state) {
+  const box = panel("log");
+  if (!box) return;
+  const lines = state.log || [];
+  show(box, lines.length > 0);
+  const list = el("ol", { class: "log", reversed: "" });
+  for (const line of lines.slice().reverse()) {
+    const item = el("li", { "data-seq": String(line.seq), class: line.undone ? "undone" : "" });
+    item.append(el("span", { class: "log-words" }, line.words));
+    const meta = el("span", { class: "log-meta" }, t(SOURCES[line.source] || line.source));
+    if (line.rule) { meta.append(" · "); meta.append(ruleRef(line.rule, line.summary)); }
+    if (line.undone) meta.append(" · " + t("taken back"));
+    if (line.snapshot) {
+      const photo = el("button", { class: "snapshot", type: "button", "data-snapshot": String(line.snapshot) }, "📷");
+      photo.title = t("What the camera saw");
+      photo.addEventListener("click", () => showSnapshot(line.snapshot));
+      meta.append(" ", photo);
+    }
+    item.append(meta);
+    list.append(item);
+  }
+  box.replaceChildren(el("h2", {}, t("Game log")), list);
+}
+
+function renderUndo(state) {
+  // A player's own undo, and the referee's answer to a player's undo request.
+  const mine = panel("my-undo");
+  if (mine) {
+    const last = state.last;
+    show(mine, page === "play" && isPlayer(state.role) && Boolean(last) && last.role === state.role);
+    const asked = state.undo_request && state.undo_request.role === state.role;
+    mine.textContent = asked ? t("Undo asked: waiting for the referee") : t("Take back my last action");
+    mine.disabled = Boolean(asked);
+  }
+  const box = panel("undo-request");
+  if (!box) return;
+  const request = page === "referee" ? state.undo_request : null;
+  show(box, Boolean(request));
+  if (!request) return;
+  const allow = el("button", { "data-undo": "allow" }, t("Allow"));
+  const decline = el("button", { "data-undo": "decline" }, t("Decline"));
+  allow.addEventListener("click", () => post("/api/undo/request", { allow: true }));
+  decline.addEventListener("click", () => post("/api/undo/request", { allow: false }));
+  box.replaceChildren(el("h2", {}, fill("{side} asks to take back", { side: roleName(request.role) })),
+    el("p", {}, request.words), allow, decline);
 }
 
 function renderInputs(state) {
@@ -224,12 +480,16 @@ function renderReferee(state) {
 
 function render(state) {
   if (!state.view) return;
+  sounds(current, state);
+  current = state;
   renderHeader(state);
   renderAlert(state.alert);
   renderQuestion(state);
   renderInputs(state);
   renderPairing(state.pairing);
   renderOptions(state);
+  renderLog(state);
+  renderUndo(state);
   if (page === "referee") renderReferee(state);
   if (screen) {
     try { screen.render(state); } catch (error) { console.error(error); }
@@ -239,6 +499,7 @@ function render(state) {
   const version = panel("version");
   version.dataset.version = String(state.version);
   version.textContent = "v" + state.version;
+  lastVersion = state.version;
 }
 
 // --- the referee's tools and the card-code fallback ------------------------------------------------
@@ -262,14 +523,30 @@ function refereeTools() {
       args: { block: panel("correct-block").value, to: panel("correct-to").value },
       by: "referee", note: panel("correct-note").value });
   });
-  panel("undo").addEventListener("click", () => post("/api/undo", {}));
+  panel("undo").addEventListener("click", async () => {
+    if (current && current.last && await confirmDialog(fill("Take back: {action}", { action: current.last.words }), "Take back")) post("/api/undo", {});
+  });
   panel("pause").addEventListener("click", () =>
     post("/api/pause", { paused: !document.body.classList.contains("paused") }));
   for (const role of about.roles) {
-    const button = el("button", { "data-pair": role }, "Pair " + role);
+    const button = el("button", { "data-pair": role }, fill("Pair {side}", { side: roleName(role) }));
     button.addEventListener("click", () => post("/api/pair/" + encodeURIComponent(role), {}));
     panel("pair-buttons").append(button);
   }
+}
+
+function playerTools() {
+  const button = panel("my-undo");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    if (!current || !current.last) return;
+    if (!(await confirmDialog(fill("Take back: {action}", { action: current.last.words }), "Take back"))) return;
+    const response = await post("/api/undo", {});
+    if (response.ok) {
+      const body = await response.json().catch(() => ({}));
+      if (body.asked_referee) panel("my-undo").textContent = t("Undo asked: waiting for the referee");
+    }
+  });
 }
 
 function scanFallback() {
@@ -282,54 +559,94 @@ function scanFallback() {
   });
 }
 
+// --- connection honesty: a lost stream and a dead credential are said, not hidden ---------------
+
+function connection(text, kind) {
+  const bar = panel("connection");
+  if (!bar) return;
+  bar.textContent = text;
+  bar.className = kind || "";
+  show(bar, Boolean(text));
+  document.body.classList.toggle("offline", Boolean(text));
+}
+
+function credentialGone(message) {
+  connection(lang === "en" && message ? message : t("This screen's pairing is no longer valid: ask the referee to pair it again."), "credential");
+}
+
+function follow() {
+  // The live stream; EventSource reconnects by itself, and a banner says while it is away.
+  const source = new EventSource(withLang("/stream" + (token ? "?token=" + encodeURIComponent(token) : "")));
+  source.addEventListener("view", (event) => { connection(""); render(JSON.parse(event.data)); });
+  source.addEventListener("open", () => {
+    connection("");
+    json("/api/view").then((state) => { if (state.version !== lastVersion) render(state); }).catch(() => {});
+  });
+  source.addEventListener("error", async () => {
+    connection(t("Connection to the companion lost: reconnecting…"), "lost");
+    if (source.readyState === EventSource.CLOSED) {
+      // The server refused the stream (a revoked token gets 401): ask why, or try again.
+      const response = await api("/api/view").catch(() => null);
+      if (response && response.status === 401) {
+        const body = await response.json().catch(() => ({}));
+        credentialGone(body.message);
+        return;
+      }
+      setTimeout(follow, 2000);
+    }
+  });
+}
+
+// --- the screen kept awake on the shared table -----------------------------------------------------
+
+async function stayAwake() {
+  if (page !== "table" || !("wakeLock" in navigator)) return;
+  const ask = async () => {
+    try { await navigator.wakeLock.request("screen"); } catch (error) { /* not allowed here */ }
+  };
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ask(); });
+  await ask();
+}
+
 // --- the two kinds of page: live and replay ------------------------------------------------------
 
 async function live() {
-  const first = await json("/api/view");
+  let first;
+  try {
+    first = await json("/api/view");
+  } catch (error) {
+    if (String(error.message) !== "401") connection(t("The companion cannot be reached: is it running?"), "lost");
+    return;
+  }
   about = first.game;
-  screen = await mountScreen("/api/board");
+  await loadWords(about.name);
+  translatePage();
+  languageSwitch();
+  soundSwitch();
+  await mountScreen("/api/board");
   if (page !== "table" && token) scanFallback();
   if (page === "referee") refereeTools();
+  if (page === "play") playerTools();
   render(first);
-  const source = new EventSource("/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
-  source.addEventListener("view", (event) => render(JSON.parse(event.data)));
+  follow();
+  stayAwake();
 }
 
 async function replayViewer() {
+  // The replay page's own script (replay.js) draws it; the shell lends it its parts.
   const game = document.body.dataset.gameId;
-  const scrubber = panel("scrubber");
-  const first = await json("/api/replay/" + game + "?at=0");
-  about = first.game;
-  screen = await mountScreen("/api/replay/" + game + "/board");
-  function draw(data) {
-    scrubber.max = String(data.total);
-    scrubber.value = String(data.at);
-    panel("position").textContent = data.at + " / " + data.total;
-    panel("last-action").textContent = data.action || "";
-    render({ role: data.role, version: data.at, view: data.view, to_move: data.to_move,
-      legal: [], alert: null, pairing: {} });
-  }
-  let asked = 0;  // only the position asked for last is drawn, whatever order answers come in
-  async function go(where) {  // a position, or the promise of one (the next turn's)
-    const mine = ++asked;
-    const at = await where;
-    const data = await json("/api/replay/" + game + "?at=" + at);
-    if (mine === asked) draw(data);
-  }
-  async function turn(direction) {
-    const data = await json("/api/replay/" + game + "/turns");
-    const here = Number(scrubber.value);
-    const marks = direction > 0 ? data.turns.filter((n) => n > here) : data.turns.filter((n) => n < here).reverse();
-    return marks.length ? marks[0] : (direction > 0 ? data.total : 0);
-  }
-  scrubber.addEventListener("input", () => go(scrubber.value));
-  panel("turn-back").addEventListener("click", () => go(turn(-1)));
-  panel("turn-next").addEventListener("click", () => go(turn(1)));
-  panel("step-back").addEventListener("click", () => go(Math.max(0, Number(scrubber.value) - 1)));
-  panel("step-next").addEventListener("click", () => go(Number(scrubber.value) + 1));
-  draw(first);
+  const shell = {
+    api, json, el, show, panel, render, t, fill, lang, roleName,
+    setGame: async (info) => { about = info; await loadWords(info.name); translatePage(); },
+    mountScreen: (boardPath) => mountScreen(boardPath),
+  };
+  languageSwitch();
+  soundSwitch();
+  if (typeof window.startReplay === "function") return window.startReplay(shell, game);
+  throw new Error("replay.js is not loaded");
 }
 
+window.companionShell = { t, fill, lang };
 (page === "replay" ? replayViewer() : pairSecret ? claimPairing() : live())
   .catch((error) => console.error(error));
-setInterval(() => { panel("clock").textContent = new Date().toLocaleTimeString(); }, 1000);
+setInterval(() => { const clock = panel("clock"); if (clock) clock.textContent = new Date().toLocaleTimeString(lang); }, 1000);
