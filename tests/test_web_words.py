@@ -105,7 +105,8 @@ def test_the_log_marks_what_an_undo_took_back_and_says_the_undo(tmp_path):
     hub.undo(REFEREE)
     log = hub.view(REFEREE)["log"]
     taken = next(line for line in log if line["seq"] == seq)
-    assert taken["undone"] and log[-1]["words"] == f"↶ {said}"
+    assert taken["undone"] and log[-1]["words"] == f"Taken back: {said}"
+    assert hub.view(REFEREE, "it")["log"][-1]["words"].startswith("Annullata: ")
     assert log[-1]["source"] == "tablet" and log[-2]["source"] == "phone"
     assert hub.view(REFEREE)["last"]["seq"] != seq
 

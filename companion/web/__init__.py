@@ -52,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None, hub: Hub | None = None
         app.config["TRUSTED_HOSTS"] = own_hosts(app.config["BOUND_HOST"],
                                                 app.config["EXTRA_HOSTS"])
 
-    from companion.web import api, pages, screens, stream
+    from companion.web import api, pages, replay_api, screens, stream
 
     limiter = Limiter(client_key, app=app, default_limits_exempt_when=_is_referee)
     app.extensions["limiter"] = limiter
@@ -60,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None, hub: Hub | None = None
     app.register_blueprint(pages.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(replay_api.bp)
     app.register_blueprint(stream.bp)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)

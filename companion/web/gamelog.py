@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.engine import REFEREE
+from companion.i18n import translator
 from companion.record.format import Entry
 from companion.record.replay import UNDO
 from companion.record.session import Session
@@ -64,7 +65,8 @@ class GameLog:
                 target = int(entry.action.args.get("seq", 0))
                 undone = self._entry_words(target - 1, viewer, lang, say) \
                     if 0 < target <= len(self._before) else str(target)
-                self._said[key] = f"↶ {undone}"
+                self._said[key] = translator(lang, "companion.web")(
+                    "Taken back: {action}").format(action=undone)
             else:
                 self._said[key] = say(self._before[index], entry.action, viewer, lang)
         return self._said[key]

@@ -143,11 +143,24 @@ const SOUNDS = {
   battle: [[392, 0.12], [392, 0.12], [523, 0.3]],
 };
 
+const ICONS = {
+  // Inline SVG, not emoji or font glyphs: Debian's Chromium draws those as empty boxes.
+  sound: "M3 9h4l5-4v14l-5-4H3z M15 8.5a5 5 0 0 1 0 7 M17.5 6a8.5 8.5 0 0 1 0 12",
+  muted: "M3 9h4l5-4v14l-5-4H3z M15 9l6 6 M21 9l-6 6",
+  camera: "M3 8h4l2-3h6l2 3h4v11H3z M12 10a3.5 3.5 0 1 0 0.01 0",
+};
+
+function icon(name) {
+  const svg = el("svg", { viewBox: "0 0 24 24", width: "20", height: "20", class: "icon", "aria-hidden": "true" });
+  svg.append(el("path", { d: ICONS[name], fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linejoin": "round", "stroke-linecap": "round" }));
+  return svg;
+}
+
 function soundSwitch() {
   const button = panel("mute");
   if (!button) return;
   const draw = () => {
-    button.textContent = muted() ? "🔇" : "🔊";
+    button.replaceChildren(icon(muted() ? "muted" : "sound"));
     button.title = t(muted() ? "Sounds off" : "Sounds on");
     button.setAttribute("aria-pressed", String(muted()));
   };
@@ -433,7 +446,8 @@ function renderLog(state) {
     if (line.rule) { meta.append(" · "); meta.append(ruleRef(line.rule, line.summary)); }
     if (line.undone) meta.append(" · " + t("taken back"));
     if (line.snapshot) {
-      const photo = el("button", { class: "snapshot", type: "button", "data-snapshot": String(line.snapshot) }, "📷");
+      const photo = el("button", { class: "snapshot", type: "button", "data-snapshot": String(line.snapshot) });
+      photo.append(icon("camera"));
       photo.title = t("What the camera saw");
       photo.addEventListener("click", () => showSnapshot(line.snapshot));
       meta.append(" ", photo);

@@ -1,0 +1,191 @@
+"""The page shell as a player meets it, in Debian's chromium (#17): a lost server and a stale
+pairing are said on screen, a tapped action is confirmed in words and lands in the game log,
+the language switches to Italian, and the shared table shows its big banner."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_browser import (  # noqa: F401  (the fixtures are used by name)
+    VIEWPORTS,
+    Served,
+    browser,
+    page_url,
+    pages,
+    shot,
+)
+from web_helpers import acting_player, played_hub
+
+
+ROOT = Path(__file__).parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(db: Path, port: int, *args: str) -> subprocess.Popen[str]:
+    """`companion serve` as a user starts it, on `port`, until it answers."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), "--referee-token", "sesame", *args],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return child
+        except OSError:
+            time.sleep(0.1)
+    child.kill()
+    raise AssertionError(child.stdout.read() if child.stdout else "serve did not start")
+
+
+def stop(child: subprocess.Popen[str]) -> None:
+    child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+@pytest.mark.slow
+def test_the_banner_says_when_the_server_is_gone_and_goes_when_it_is_back(pages, tmp_path):
+    db, port = tmp_path / "games.sqlite", free_port()
+    child = serve(db, port, "--new", "rumble_nation")
+    try:
+        table = pages.open(f"http://127.0.0.1:{port}/")
+        referee = pages.open(f"http://127.0.0.1:{port}/referee#token=sesame", "phone")
+        for page in (table, referee):
+            assert page.locator("#connection").is_hidden()
+        stop(child)
+        for page in (table, referee):
+            page.wait_for_selector("#connection:not([hidden])", timeout=10_000)
+            assert "lost" in page.locator("#connection").inner_text()
+        shot(referee, "shell-phone-connection-lost")
+        child = serve(db, port, "--game", "1")
+        for page in (table, referee):
+            page.wait_for_selector("#connection", state="hidden", timeout=20_000)
+        assert referee.locator("#role").inner_text() == "Referee"
+    finally:
+        stop(child)
+    pages.errors.clear()  # the browser logs the refused reconnections while the server is down
+
+
+def test_a_stale_pairing_is_told_to_pair_again_not_shown_the_public_view(pages, tmp_path):
+    hub = played_hub(tmp_path, "rumble_nation")
+    table = Served(hub)
+    try:
+        token = hub.tokens.issue("red")
+        phone = pages.open(page_url(table, "play", token), "phone")
+        assert phone.locator("#role").inner_text().startswith("Red")
+        hub.revoke("red")
+        phone.reload()
+        phone.wait_for_selector("#connection:not([hidden])", timeout=5000)
+        assert "pair it again" in phone.locator("#connection").inner_text()
+        assert phone.locator("#role").inner_text() != "Table"  # never the public view as its own
+        shot(phone, "shell-phone-stale-pairing")
+    finally:
+        table.close()
+    pages.errors.clear()  # the refused view is logged by the browser as a 401
+
+
+def test_a_tapped_action_is_confirmed_in_words_then_said_in_the_log(pages, tmp_path):
+    hub = played_hub(tmp_path, "sekigahara")
+    table = Served(hub)
+    try:
+        actor = acting_player(hub)
+        phone = pages.open(page_url(table, "play", hub.tokens.issue(actor)), "phone")
+        entries = len(hub.session.entries)
+        button = phone.locator("#options button.choice").first
+        words = button.inner_text()
+        assert words and "{" not in words
+        button.click()
+        assert phone.locator("#confirm-text").inner_text() == words
+        shot(phone, "shell-phone-confirm")
+        phone.click("#confirm-no")
+        time.sleep(0.3)
+        assert len(hub.session.entries) == entries  # cancelled: nothing sent
+        button.click()
+        phone.click("#confirm-yes")
+        phone.wait_for_function(f"document.querySelector('#log li[data-seq=\"{entries + 1}\"]')",
+                                timeout=3000)
+        line = phone.locator(f"#log li[data-seq='{entries + 1}']").inner_text()
+        assert "phone" in line and "{" not in line
+        assert hub.session.entries[-1].source == "phone"
+        assert hub.session.entries[-1].action.role == actor
+        assert pages.errors == []
+    finally:
+        table.close()
+
+
+def test_an_illegal_tap_names_the_rule_and_the_table_and_the_phone_read_it(pages, tmp_path):
+    hub = played_hub(tmp_path, "rumble_nation")
+    table = Served(hub)
+    try:
+        actor = acting_player(hub)
+        token = hub.tokens.issue(actor)
+        shared = pages.open(page_url(table, ""))
+        phone = pages.open(page_url(table, "play", token), "phone")
+        action = hub.session.game.legal_actions(actor)[0]
+        bad = {"role": actor, "verb": action.verb, "args": {**action.to_json()["args"],
+                                                           "pair": [0, 0]}}
+        try:
+            table.post("/api/action", bad, token)
+        except Exception:  # 422: refused, as expected
+            pass
+        for page in (shared, phone):
+            page.wait_for_selector("#alert:not([hidden])", timeout=3000)
+            text = page.locator("#alert").inner_text()
+            assert "rule" in text and "{" not in text
+        assert hub.alert is not None and hub.alert.rule in phone.locator("#alert").inner_text()
+        shot(phone, "shell-phone-alert")
+        shot(shared, "shell-tablet-table-alert")
+    finally:
+        table.close()
+
+
+def in_italian(page):
+    """The device's language switched to Italian (kept by that browser, as on a phone)."""
+    page.select_option("#lang", "it")
+    page.wait_for_function("document.documentElement.lang === 'it' && "
+                           "document.querySelector('#version').dataset.version !== '-1'",
+                           timeout=5000)
+    return page
+
+
+def test_the_screens_switch_to_italian_and_the_table_shows_its_banner(pages, tmp_path):
+    hub = played_hub(tmp_path, "sekigahara")
+    table = Served(hub)
+    try:
+        shared = pages.open(page_url(table, ""))
+        assert shared.locator("#banner").is_visible()
+        assert shared.locator("#banner").inner_text().strip()
+        in_italian(shared)
+        assert shared.locator("#games-link").inner_text() == "Partite"
+        assert shared.locator("#role").inner_text() == "Tavolo"
+        shared.reload()  # the choice is the device's: kept across a reload
+        shared.wait_for_function("document.documentElement.lang === 'it'", timeout=5000)
+        shot(shared, "shell-tablet-table-italian")
+        referee = in_italian(pages.open(page_url(table, "referee", table.referee)))
+        assert referee.locator("#log h2").inner_text() == "Registro della partita"
+        shot(referee, "shell-tablet-referee-italian")
+        for viewport in VIEWPORTS:
+            phone = in_italian(pages.open(
+                page_url(table, "play", hub.tokens.issue(acting_player(hub))), viewport))
+            assert phone.locator("#options h2").inner_text() == "Cosa puoi fare"
+            shot(phone, f"shell-{viewport}-play-italian")
+        assert pages.errors == []
+    finally:
+        table.close()
