@@ -229,6 +229,8 @@ def fills(table: Table, argument: str) -> list[str]:
         "who": [*table.hub.roles, "nobody"],
         "name": sorted(all_games()),
         "filename": ["companion.js"],
+        "lang": ["en", "it", "xx"],
+        "seq": ["1", "2", "99999"],
     }
     if argument not in known:
         raise AssertionError(f"the sweep does not know how to fill <{argument}>: say so in "

@@ -161,7 +161,8 @@ class TableSession:
         try:
             self.hub.answer(REFEREE, self.hub.highlighted, source="button")
         except IllegalAction as exc:
-            self._alert(Alert(exc.rule, exc.message, exc.legal), table=False)
+            who = exc.action.role if exc.action is not None else None  # the answering side
+            self._alert(Alert(exc.rule, exc.message, exc.legal, who), table=False)
             return
         self.counts.actions += 1
         self._show("accepted")
