@@ -441,7 +441,7 @@ def test_5_1_a_refusal_offers_the_plays_of_the_same_card_each_accepted():
     assert error.rule == "5.1.2"
     assert {(a.args["from"], a.args["to"]) for a in error.alternatives} == {
         ("tokuyama", "shuri"), ("shuri", "tokuyama")}
-    assert "Ninja: Tokuyama → Shuri" in error.legal
+    assert "Ninja: 1 soldier Tokuyama → Shuri" in error.legal
     assert all(game.rules.accepts(game.state, a) for a in error.alternatives)
 
 

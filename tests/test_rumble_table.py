@@ -155,7 +155,7 @@ def test_soldiers_where_the_dice_name_no_region_are_refused_by_5_1_1_until_put_b
     ref = referee(played)
     (alert,) = ref.on_diff(played.state, change(played, (3, 4, 5), kyo={RED: 2}))
     assert isinstance(alert, Alert) and alert.rule == "5.1.1"
-    assert "kyo" in alert.message and "castle 4" in alert.message
+    assert "Kyo" in alert.message and "castle 4" in alert.message
     assert ref.desync is alert
     assert not ref.table_matches(played.state, table(played, (3, 4, 5), kyo={RED: 2}))
     assert ref.desync is alert
@@ -238,7 +238,7 @@ def test_a_scanned_card_whose_play_the_table_does_not_show_is_refused():
     (alert,) = ref.on_diff(played.state, change(  # two soldiers: not Esplorazione
         played, (6, 6, 6), tokuyama={RED: -2}, yonezawa={RED: 2}))
     assert isinstance(alert, Alert) and alert.rule == "5.1.2"
-    assert "esplorazione" in alert.message
+    assert "Esplorazione" in alert.message
 
 
 # --- daimyo (8) ------------------------------------------------------------------------------

@@ -44,8 +44,9 @@ from companion.engine.core import (
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.reader import REINFORCEMENT, kind_of_daimyo
 from companion.games.rumble_nation.rules import RumbleNationRules
+from companion.games.rumble_nation.rules.context import deployable
 from companion.games.rumble_nation.rules.state import RNState
-from companion.games.rumble_nation.rules.words import region_name
+from companion.games.rumble_nation.rules.words import card_name, region_name
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import (
     CountDiff,
@@ -139,14 +140,20 @@ class RumbleReferee:
         if not moved and not (doubts and state.phase == "deployment"
                               and state.outcome is None):
             return []  # put back as the record has them
+        kit = self.rules.kit
         if state.outcome is not None:
-            return [Alert("5.2", "the war is fought with the soldiers as they were deployed: "
-                                 "put them back as the record has them")]
+            fix = _put_back(kit, moved)
+            return [Alert("5.2", f"soldiers moved after the war ({_changes(kit, moved)}): the "
+                                 "war is fought with the soldiers as they were deployed",
+                          role=_mover(moved), fix=fix, public_fix=fix)]
         if state.phase != "deployment":
             rule = "8" if state.phase == "daimyo" else "3"
-            return [Alert(rule, "soldiers moved before the deployment began: the set-up "
-                                f"({'daimyo cards' if rule == '8' else 'castles and cards'}) "
-                                "comes first")]
+            first = "the daimyo cards are chosen" if rule == "8" \
+                else "the castles and cards are laid out"
+            fix = f"{_put_back(kit, moved)}; {first} first"
+            return [Alert(rule, f"soldiers moved before the deployment began "
+                                f"({_changes(kit, moved)}): {first} first",
+                          role=_mover(moved), fix=fix, public_fix=fix)]
         role = state.players[state.turn]
         return self._explain(state, role, moved, doubts)
 
@@ -198,51 +205,86 @@ class RumbleReferee:
 
     def _refusal(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]]
                  ) -> Alert:
-        """Why nothing legal leaves the table so, in the rulebook's terms."""
+        """Why nothing legal leaves the table so, in the rulebook's terms, with what to do:
+        the soldiers seen put back as the record has them, then the legal way. Soldiers on
+        the map are public (only the daimyo cards are hidden, 8), so everyone may read the
+        fix; one naming a daimyo card not yet turned up has a public fix without it."""
+        kit = self.rules.kit
         strangers = sorted({kind.split()[0] for kinds in moved.values() for kind in kinds}
                            - {role})
+        back = _put_back(kit, moved)
         if state.rolling:
-            return Alert("5.1.1", f"soldiers moved while {role}'s dice are being rolled: the "
-                                  "dice are read in the tray first", role=role)
+            fix = f"{back}, then let {role}'s dice land in the tray"
+            return Alert("5.1.1", f"soldiers moved while {role}'s dice are being rolled "
+                                  f"({_changes(kit, moved)}): the dice are read in the tray "
+                                  "first", role=_mover(moved, role), fix=fix, public_fix=fix)
         if state.dice:
             return self._deploy_refusal(state, role, moved, strangers)
         if self.scanned is not None:
-            return Alert("5.1.2" if self.scanned in self.rules.kit.components.tactic_cards
-                         else "8.3", f"{self.scanned}: no play of this card moves the soldiers "
-                         f"as the table shows ({_changes(moved)}); a card is carried out in "
-                         "full or not at all", role=role)
+            tactic = self.scanned in kit.components.tactic_cards
+            name = card_name(self.scanned)
+            return Alert("5.1.2" if tactic else "8.3",
+                         f"{name}: no play of this card moves the soldiers as the table shows "
+                         f"({_changes(kit, moved)}); a card is carried out in full or not at "
+                         "all", role=role, fix=f"{back}, then carry out {name} in full",
+                         public_fix=f"{back}, then carry out "
+                                    f"{name if tactic else 'the daimyo card'} in full")
         if not strangers and all(n > 0 for kinds in moved.values() for n in kinds.values()) \
                 and len(moved) == 1:
-            return Alert("5.1.1", f"soldiers put in {_where(moved)} before the dice were "
-                                  "rolled: roll first (take the dice from the tray)", role=role)
-        return Alert("5.1.2", f"soldiers moved ({_changes(moved)}), but no card {role} may "
-                              "play moves them so: scan the card before moving", role=role)
+            fix = f"{back}, then roll the dice first (take them from the tray)"
+            return Alert("5.1.1", f"soldiers put in {_where(kit, moved)} before the dice were "
+                                  "rolled: roll first (take the dice from the tray)", role=role,
+                         fix=fix, public_fix=fix)
+        fix = f"{back}; to play a card, scan it before moving the soldiers"
+        return Alert("5.1.2", f"soldiers moved ({_changes(kit, moved)}), but no card {role} "
+                              "may play moves them so: scan the card before moving",
+                     role=_mover(moved, role), fix=fix, public_fix=fix)
 
     def _deploy_refusal(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]],
                         strangers: list[str]) -> Alert:
+        kit = self.rules.kit
         dice = ", ".join(map(str, state.dice))
-        if strangers:
-            return Alert("5.1", f"{', '.join(strangers)} soldiers moved: it is {role}'s turn "
-                                f"to deploy (dice {dice})", role=role)
-        if any(n < 0 for kinds in moved.values() for n in kinds.values()):
-            return Alert("5.1.1", f"soldiers taken off the map ({_changes(moved)}): a "
-                                  "deployment only adds soldiers", role=role)
-        if len(moved) > 1:
-            return Alert("5.1.1", f"soldiers put in {', '.join(sorted(moved))}: one deployment "
-                                  "goes into one region", role=role)
-        (where, kinds), = moved.items()
-        value = state.castles.get(where)
+        back = _put_back(kit, moved)
         named = sorted({state.dice[i] + state.dice[j] for i in range(DICE)
                         for j in range(i + 1, DICE)})
-        regions = [r for v in named for r, c in state.castles.items() if c == v]
+        regions = [f"{region_name(kit, r)} ({v})" for v in named
+                   for r, c in state.castles.items() if c == v]
+        go = f"the dice {dice} send {role}'s soldiers to " \
+             f"{' or '.join(regions) or 'no region with a castle'}"
+        if strangers:
+            fix = f"{back}; it is {role}'s turn to deploy"
+            return Alert("5.1", f"{', '.join(strangers)} soldiers moved "
+                                f"({_changes(kit, moved)}): it is {role}'s turn to deploy "
+                                f"(dice {dice})", role=_mover(moved, role), fix=fix,
+                         public_fix=fix)
+        if any(n < 0 for kinds in moved.values() for n in kinds.values()):
+            return Alert("5.1.1", f"soldiers taken off the map ({_changes(kit, moved)}): a "
+                                  "deployment only adds soldiers", role=role, fix=back,
+                         public_fix=back)
+        if len(moved) > 1:
+            fix = f"{back}; {go}, all into one region"
+            return Alert("5.1.1", f"soldiers put in {_where(kit, moved)}: one deployment goes "
+                                  "into one region", role=role, fix=fix, public_fix=fix)
+        (where, kinds), = moved.items()
+        value = state.castles.get(where)
         if value not in named:
-            return Alert("5.1.1", f"soldiers put in {where} (castle {value}): the dice {dice} "
-                                  f"make {', '.join(map(str, named))}, naming "
+            fix = f"{back}; {go}"
+            return Alert("5.1.1", f"soldiers put in {region_name(kit, where)} (castle {value}): "
+                                  f"the dice {dice} make {', '.join(map(str, named))}, naming "
                                   f"{', '.join(regions) or 'no region with a castle'}",
-                         role=role)
-        return Alert("5.1.1", f"{sum(kinds.values())} soldier(s) put in {where}: with the dice "
-                              f"{dice} the single die sets how many (1-2: 1, 3-4: 2, 5-6: 3; "
-                              "fewer only when the reserve runs out)", role=role)
+                         role=role, fix=fix, public_fix=fix)
+        seen = sum(kinds.values())
+        i, j = next((i, j) for i in range(DICE) for j in range(i + 1, DICE)
+                    if state.dice[i] + state.dice[j] == value)
+        die = state.dice[3 - i - j]
+        units = deployable(state, role, die)
+        fix = _recount(kit, where, role, seen, units) + \
+            f": with {state.dice[i]}+{state.dice[j]} and {die}, {region_name(kit, where)} " \
+            f"takes {units}"
+        return Alert("5.1.1", f"{seen} soldier(s) put in {region_name(kit, where)}: with the "
+                              f"dice {dice} the single die sets how many (1-2: 1, 3-4: 2, 5-6: "
+                              "3; fewer only when the reserve runs out)", role=role, fix=fix,
+                     public_fix=fix)
 
     def _dice(self, state: RNState, faces: tuple[int, ...] | None) -> list[Ruling]:
         """The tray changed: emptied (a roll asked), or dice landed (chance's faces)."""
@@ -268,11 +310,19 @@ class RumbleReferee:
         return Action(role, "reroll" if state.dice else "roll")
 
     def _judge(self, state: RNState, action: Action) -> Ruling:
+        """The action the table showed, or the rules' refusal of it; dice taken out of the
+        tray when no roll is allowed are told to go back (everyone sees the tray: the fix is
+        public)."""
         try:
             self.rules.decide(state, action)
         except IllegalAction as exc:
+            fix = ""
+            if action.verb in ("roll", "reroll") and state.dice:
+                faces = ", ".join(map(str, sorted(state.dice)))
+                fix = f"put the dice back in the tray showing {faces}, and deploy with them"
             return Alert(exc.rule, exc.message, exc.legal,
-                         None if action.role == CHANCE else action.role)
+                         None if action.role == CHANCE else action.role, fix=fix,
+                         public_fix=fix)
         return Proposal(action)
 
     def _advance(self, state: RNState, action: Action) -> RNState:
@@ -310,12 +360,19 @@ class RumbleReferee:
         card = self.registry.card(code)
         components = self.rules.kit.components
         if card is None or card not in (*components.tactic_cards, *components.daimyo_cards):
-            return [Alert("3", f"unknown card code {code!r}: not a Rumble Nation card label")]
+            fix = "scan the label of a Rumble Nation tactic or daimyo card"
+            return [Alert("3", f"unknown card code {code!r}: not a Rumble Nation card label",
+                          fix=fix, public_fix=fix)]
         if state.phase == "daimyo" and card in components.daimyo_cards:
             role = state.players[state.turn]
             return [self._judge(state, Action(role, "choose_daimyo", {"card": card}))]
         if state.phase != "deployment" or state.outcome is not None:
-            return [Alert("5.1.2", f"{card} scanned outside the deployment phase")]
+            owner = self.card_owner(state, code)
+            return [Alert("5.1.2", f"{card_name(card)} scanned outside the deployment phase",
+                          role=owner, fix="put the card back: cards are played during the "
+                                          "deployment",
+                          public_fix="put the card back: cards are played during the "
+                                     "deployment")]
         role = state.players[state.turn]
         verb = "tactic" if card in components.tactic_cards else "daimyo"
         plays = [a for a in self.rules.legal_actions(state, role)
@@ -341,23 +398,42 @@ class RumbleReferee:
 
     @staticmethod
     def _unplayable(state: RNState, role: str, verb: str, card: str) -> Alert:
-        """Why the rules list no play of a scanned card now (5.1.2, 8.3), in their terms."""
+        """Why the rules list no play of a scanned card now (5.1.2, 8.3), in their terms. A
+        daimyo card is named only to its holder (the alert is his) and the referee: others
+        read a fix that does not name it (8: chosen face down)."""
         rule = "5.1.2" if verb == "tactic" else "8.3"
         used = state.tactic_used if verb == "tactic" else state.daimyo_used
+        name = card_name(card)
+        shown = name if verb == "tactic" else "the card"
+        owner: str | None = role
         if verb == "daimyo" and state.daimyo_cards.get(role) != card:
-            why = f"{card} is not {role}'s daimyo card"
+            owner = next((p for p, c in state.daimyo_cards.items() if c == card), None)
+            why = f"{name} is not {role}'s daimyo card"
+            fix = f"put {name} back face down: {role} is playing"
+            public = f"put the scanned card back: {role} is playing"
         elif verb == "tactic" and card not in state.tactics:
-            why = f"{card} is not on the display ({', '.join(state.tactics) or 'empty'})"
+            display = ", ".join(card_name(c) for c in state.tactics)
+            why = f"{name} is not on the display ({display or 'empty'})"
+            fix = public = f"put {name} back: only a card on the display may be played" \
+                           f" ({display or 'none is left'})"
         elif state.dice or state.rolling:
             why = f"{role} has rolled the dice: this turn deploys soldiers"
+            fix, public = f"put {name} back and deploy with the dice", \
+                f"put {shown} back and deploy with the dice"
         elif role in used:
             why = f"{role} has used {'a tactic' if verb == 'tactic' else 'the daimyo'} card"
+            fix, public = f"put {name} back and roll the dice", \
+                f"put {shown} back and roll the dice"
         elif state.katana:
             why = f"no more cards once a player has placed all his soldiers " \
                   f"({', '.join(sorted(state.katana))} has)"
+            fix, public = f"put {name} back and roll the dice", \
+                f"put {shown} back and roll the dice"
         else:
-            why = f"{card} cannot be carried out in full now, so it cannot be chosen"
-        return Alert(rule, why, role=role)
+            why = f"{name} cannot be carried out in full now, so it cannot be chosen"
+            fix, public = f"put {name} back and choose another play", \
+                f"put {shown} back and choose another play"
+        return Alert(rule, why, role=owner, fix=fix, public_fix=public)
 
     def on_button(self, state: RNState, name: str) -> list[Ruling]:
         """`next_phase`: the player asks to roll (or reroll); `confirm` while a roll waits:
@@ -371,8 +447,9 @@ class RumbleReferee:
             stable = self.tracker.stable if self.tracker is not None else None
             faces = stable.dice if stable is not None else None
             if faces is None or len(faces) != DICE:
+                fix = "lay the three dice in the tray, each face up, then press confirm"
                 return [Alert("5.1.1", "confirm: three dice must lie in the tray, each read",
-                              role=role)]
+                              role=role, fix=fix, public_fix=fix)]
             return [self._judge(state, Action(CHANCE, "dice", {"values": list(faces)}))]
         return []
 
@@ -405,11 +482,50 @@ def _outside(changes: Mapping[str, Mapping[str, int]], doubts: frozenset[str]
     return {region: dict(kinds) for region, kinds in changes.items() if region not in doubts}
 
 
-def _changes(moved: Mapping[str, Mapping[str, int]]) -> str:
-    return "; ".join(f"{region}: " + ", ".join(f"{n:+d} {kind}" for kind, n in kinds.items())
-                     for region, kinds in moved.items())
+def _changes(kit: RumbleNationKit, moved: Mapping[str, Mapping[str, int]]) -> str:
+    """What the camera saw beyond the record, region by printed name: "Kyo: +2 red"."""
+    return "; ".join(f"{region_name(kit, region)}: "
+                     + ", ".join(f"{n:+d} {kind}" for kind, n in sorted(kinds.items()))
+                     for region, kinds in sorted(moved.items()))
 
 
-def _where(moved: Mapping[str, Any]) -> str:
-    return ", ".join(sorted(moved))
+def _where(kit: RumbleNationKit, moved: Mapping[str, Any]) -> str:
+    return ", ".join(region_name(kit, r) for r in sorted(moved))
+
+
+def _pieces(kind: str, n: int) -> str:
+    """A kind the camera counts, said: "the 2 red soldiers", "the red daimyo"."""
+    colour, _, daimyo = kind.partition(" ")
+    if daimyo:
+        return f"the {colour} daimyo"
+    return f"the {n} {colour} soldier{'s' if n != 1 else ''}"
+
+
+def _put_back(kit: RumbleNationKit, moved: Mapping[str, Mapping[str, int]]) -> str:
+    """How to make the table as the record has it again: "take the 2 red soldiers back out
+    of Kyo; put the 1 blue soldier back in Okō"."""
+    steps = []
+    for region, kinds in sorted(moved.items()):
+        name = region_name(kit, region)
+        for kind, n in sorted(kinds.items()):
+            steps.append(f"take {_pieces(kind, n)} back out of {name}" if n > 0
+                         else f"put {_pieces(kind, -n)} back in {name}")
+    return "; ".join(steps) or "put the soldiers back as the record has them"
+
+
+def _recount(kit: RumbleNationKit, where: str, colour: str, seen: int, units: int) -> str:
+    """A deployment of the wrong size set right: the difference taken out or added."""
+    name = region_name(kit, where)
+    if seen > units:
+        n = seen - units
+        return f"take {n} {colour} soldier{'s' if n != 1 else ''} back out of {name}"
+    n = units - seen
+    return f"put {n} more {colour} soldier{'s' if n != 1 else ''} in {name}"
+
+
+def _mover(moved: Mapping[str, Mapping[str, int]], default: str | None = None) -> str | None:
+    """The side whose soldiers moved (one colour), else `default` (the player whose turn it
+    is; None: the referee's alone)."""
+    colours = {kind.split()[0] for kinds in moved.values() for kind in kinds}
+    return colours.pop() if len(colours) == 1 else default
 

@@ -30,6 +30,7 @@ from companion.engine.core import (
     register,
 )
 from companion.games.rumble_nation.kit import RumbleNationKit
+from companion.games.rumble_nation.rules import words
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.daimyo import decide_daimyo
 from companion.games.rumble_nation.rules.legal import candidates
@@ -48,7 +49,6 @@ from companion.games.rumble_nation.rules.turn import (
     ending,
     katana_values,
 )
-from companion.games.rumble_nation.rules.words import say
 
 __all__ = ["RNState", "RumbleNationRules"]
 
@@ -130,7 +130,7 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
                 raise
             instead = self._instead(state, action)
             raise IllegalAction(exc.rule, exc.message,
-                                legal=[say(self.kit, state, a) for a in instead],
+                                legal=[words.say(self.kit, state, a) for a in instead],
                                 alternatives=instead) from None
 
     def accepts(self, state: RNState, action: Action) -> bool:
@@ -185,6 +185,42 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
         return rng.choice(groups[group])
 
     # --- the rest of the interface ---------------------------------------------------------------
+
+    def say(self, state: RNState, action: Action, viewer: str, lang: str = "en") -> str:
+        """Regions and cards as printed, soldiers by colour; a daimyo card named only to its
+        holder and the referee until it is turned up (8, 8.3): `words.say`."""
+        return words.say(self.kit, state, action, viewer, lang)
+
+    def rule_summary(self, rule: str, lang: str = "en") -> str:
+        """`data/rule_summaries.yaml`, a sub-rule falling back to its section's line."""
+        return words.rule_summary(rule, lang)
+
+    def marks(self, state: RNState, action: Action) -> dict[str, Any]:
+        """Read from the events the action makes, so a mark is where soldiers really went: an
+        arrow for each group moved region to region (a card, 5.1.2, 8.3), a place for a
+        deployment's region (5.1.1) and for a region soldiers come into from a reserve or
+        leave for one (Supporto, Ribellione, Ritirata, Mōri Motonari, Ōtomo Sōrin). Only
+        regions: where soldiers stand is public, and the daimyo card's name is not in it."""
+        arrows: list[list[str]] = []
+        places: list[str] = []
+        if action.role in self.roles:
+            try:
+                events = self._decide(state, action, checking=True)
+            except IllegalAction:
+                events = []
+            for event in events:
+                if event.type == "SoldiersDeployed":
+                    places.append(str(event.data["region"]))
+                elif event.type == "UnitsMoved":
+                    home = state.daimyo_at.get(action.role)
+                    moves = [(str(m["from"]), str(m["to"])) for m in event.data["moves"]]
+                    moves += [(str(home), str(to)) for to in event.data.get("daimyo", {}).values()]
+                    for frm, to in moves:
+                        if frm == "reserve" or to == "reserve":
+                            places.append(to if frm == "reserve" else frm)
+                        elif [frm, to] not in arrows:
+                            arrows.append([frm, to])
+        return {"arrows": arrows, "places": sorted(set(places), key=places.index)}
 
     def view(self, state: RNState, role: str) -> dict[str, Any]:
         """All public but the daimyo cards, face down until used (8)."""
