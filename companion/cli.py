@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.parse
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +42,8 @@ from companion.record import (
     write_record,
 )
 from companion.record.store import Store, StoreError
+from companion.userdata import lan_address
+from companion.userdata import referee_token as referee_token_kept
 
 __all__ = ["DEFAULT_GAME", "main"]
 
@@ -700,7 +703,11 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option for --new, e.g. --option knowledge=table (a JSON value or "
               "a word); with --camera the game's table options come first.")
-@click.option("--referee-token", help="The referee's token (default: a fresh random one).")
+@click.option("--referee-token", help="The referee's token (default: this table's own, kept "
+              "in the user's data folder: `companion referee-link` prints its link).")
+@click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
+              help="Where the phones reach this table, for pairing links and QR codes "
+              "(default: http://LAN-ADDRESS:PORT, the address found on the local network).")
 @click.option("--camera", help="Watch the table: usb:0, usb:/dev/video0, pi, folder:PATH or "
               "video:PATH (without it, actions are entered on the tablet).")
 @click.option("--reader", type=click.Path(dir_okay=False),
@@ -713,8 +720,9 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
               "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
 def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
                   new_game: str | None, options: tuple[str, ...],
-                  referee_token: str | None, camera: str | None, reader: str | None,
-                  reader_protocol: str, gpio: bool, broadcast: str | None) -> None:
+                  referee_token: str | None, public_url: str | None, camera: str | None,
+                  reader: str | None, reader_protocol: str, gpio: bool,
+                  broadcast: str | None) -> None:
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
@@ -737,7 +745,6 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
             click.echo(f"error: {exc}", err=True)
             raise SystemExit(2) from None
         table = TableOptions(camera, reader, reader_protocol, gpio)
-    import secrets
 
     from companion.record.session import Session, resume_newest
     from companion.record.store import GameClaimed
@@ -790,14 +797,48 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     if table is None and (reader or gpio):
         click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
     store.close()
-    token = referee_token or secrets.token_urlsafe(24)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    click.echo(f"game {game_id}: table display at http://{shown}:{port}/")
-    click.echo(f"referee screen:  http://{shown}:{port}/referee#token={token}")
+    token = referee_token or referee_token_kept()
+    base = _public_url(public_url, host, port)
+    click.echo(f"game {game_id}: table display at {base}/")
+    click.echo(f"referee screen:  {base}/referee#token={token}")
     if broadcast is not None:
         _check_broadcast(broadcast)
+    named = urllib.parse.urlsplit(base).hostname or ""
     run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
-                     table=table, broadcast=broadcast))
+                     table=table, broadcast=broadcast, public_url=base,
+                     host_names=(named,) if named else ()))
+
+
+def _public_url(given: str | None, host: str, port: int) -> str:
+    """Where the phones reach the table: --public-url, else the LAN address when serving on
+    every interface, else the address served on. A URL without http(s) is an error."""
+    if given:
+        parts = urllib.parse.urlsplit(given)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            _fail(f"--public-url {given!r} is not an http(s) address such as "
+                  "http://192.168.1.20:8000")
+        return given.rstrip("/")
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}"
+
+
+@main.command("referee-link")
+@click.option("--port", default=8000, show_default=True)
+@click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
+              help="Where the table is reached (default: http://LAN-ADDRESS:PORT).")
+@click.option("--qr/--no-qr", default=True, show_default=True,
+              help="Also draw the link as a QR code in the terminal.")
+def referee_link_command(port: int, public_url: str | None, qr: bool) -> None:
+    """Print the referee's link for this table (the same across restarts), and its QR code.
+
+    The link carries the referee's token: whoever opens it referees the table.
+    """
+    link = f"{_public_url(public_url, '0.0.0.0', port)}/referee#token={referee_token_kept()}"
+    click.echo(link)
+    if qr:
+        import segno
+
+        segno.make(link, error="m").terminal(compact=True)
 
 
 def _check_broadcast(url: str) -> None:

@@ -42,6 +42,9 @@ class ServeOptions:
     """The live table (camera, card reader, buttons); None: the tablet alone."""
     broadcast: str | None = None
     """The tournament broadcast's URL (mqtt://table:password@host:port/event), if any."""
+    public_url: str | None = None
+    """Where the phones reach this server (pairing links and QR codes), e.g.
+    http://192.168.1.20:8000; None: the host the referee's browser used."""
 
 
 def build_app(options: ServeOptions) -> Flask:
@@ -49,8 +52,8 @@ def build_app(options: ServeOptions) -> Flask:
     store = Store(options.db)
     hub = Hub(Session.resume(store, options.game_id))
     hub.tokens.roles[options.referee_token] = REFEREE
-    app = create_app({"BOUND_HOST": options.host, "EXTRA_HOSTS": options.host_names},
-                     hub=hub)
+    app = create_app({"BOUND_HOST": options.host, "EXTRA_HOSTS": options.host_names,
+                      "PUBLIC_URL": options.public_url}, hub=hub)
     if options.table is not None:
         live = LiveTable(hub, options.table)
         live.start()

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["board_file", "calibration_folder", "data_dir", "sets_folder"]
+__all__ = ["board_file", "calibration_folder", "data_dir", "lan_address", "referee_token",
+           "sets_folder"]
 
 APP = "tabletop-companion"
 
@@ -45,3 +46,37 @@ def board_file(game: str) -> Path:
 def sets_folder() -> Path:
     """Registered physical sets (`companion register`)."""
     return data_dir() / "sets"
+
+
+def referee_token() -> str:
+    """The referee's token for this table, made once and kept (mode 0600) in the user's data
+    folder: the referee's link stays the same across restarts (`companion referee-link`)."""
+    import secrets
+
+    path = data_dir() / "referee-token"
+    try:
+        kept = path.read_text().strip()
+        if len(kept) >= 16:
+            return kept
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(24)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (where the phones reach it): the address
+    the system would send from towards the LAN; 127.0.0.1 when there is no network."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: a route is looked up
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+    return address

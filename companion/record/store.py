@@ -16,6 +16,7 @@ holder dies, even by kill -9.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import secrets
 import sqlite3
@@ -71,6 +72,18 @@ CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER NOT NULL,
     jpeg BLOB NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS devices (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL PRIMARY KEY,
+    role TEXT NOT NULL,
+    paired_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS table_state (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, key)
 );
 """
 
@@ -322,6 +335,39 @@ class Store:
     def snapshot(self, game_id: int, seq: int) -> bytes | None:
         rows = self._read("SELECT jpeg FROM snapshots WHERE game_id=? AND seq=?", (game_id, seq))
         return bytes(rows[0][0]) if rows else None
+
+    # --- paired phones and what the table's people did, kept across a restart ---------------
+
+    def pair_device(self, game_id: int, digest: str, role: str, at: str) -> None:
+        """A phone paired for `role`: its token's digest (never the token itself) is kept, so
+        the phone still works after the server restarts."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO devices VALUES (?, ?, ?, ?)",
+                       (game_id, digest, role, at))
+
+    def devices(self, game_id: int) -> dict[str, str]:
+        """The game's paired phones: token digest -> role."""
+        return {str(digest): str(role) for digest, role in
+                self._read("SELECT digest, role FROM devices WHERE game_id=?", (game_id,))}
+
+    def revoke_devices(self, game_id: int, role: str) -> int:
+        with self._transaction() as db:
+            return db.execute("DELETE FROM devices WHERE game_id=? AND role=?",
+                              (game_id, role)).rowcount
+
+    def put_table_state(self, game_id: int, key: str, value: Any) -> None:
+        """Something a person did at the table that the record does not hold (the pause, a
+        waiting question): kept so that a restart brings it back."""
+        with self._transaction() as db:
+            if value is None:
+                db.execute("DELETE FROM table_state WHERE game_id=? AND key=?", (game_id, key))
+            else:
+                db.execute("INSERT OR REPLACE INTO table_state VALUES (?, ?, ?)",
+                           (game_id, key, json.dumps(value)))
+
+    def table_state(self, game_id: int) -> dict[str, Any]:
+        return {str(key): json.loads(value) for key, value in
+                self._read("SELECT key, value FROM table_state WHERE game_id=?", (game_id,))}
 
     def snapshot_seqs(self, game_id: int) -> set[int]:
         """The actions of a game that kept a camera snapshot (for the game log's links)."""

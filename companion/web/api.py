@@ -182,7 +182,9 @@ def pair(who: str) -> ResponseReturnValue:
         abort(403, "only the referee pairs devices")
     if who not in hub().roles:
         abort(404, f"no role {who!r}")
-    base = request.host_url.rstrip("/")
+    # The address the phones reach the table at (serve's --public-url, or the LAN address it
+    # found), never the host the referee's browser happened to use (localhost on the Pi).
+    base = current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
     return jsonify({"role": who, "url": hub().offer_pairing(who, base)})
 
 

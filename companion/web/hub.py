@@ -9,6 +9,7 @@ change. A subscriber only ever receives the view of its own role.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import queue
 import secrets
 import threading
@@ -60,26 +61,52 @@ class Offer:
     """The code the claiming phone shows, which the referee confirms."""
 
 
+def digest(token: str) -> str:
+    """What is kept of a phone's token: its SHA-256 (a token is 24 random bytes, so its digest
+    cannot be turned back into it, and a copied database pairs no phone)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 @dataclass
 class Tokens:
-    """Per-role bearer tokens: the referee's, and one per paired player device (revocable)."""
+    """Per-role bearer tokens: the referee's and the tests' (in memory), and the paired phones
+    (kept as digests in the game's database, so a restart keeps them; revocable)."""
 
     roles: dict[str, str] = field(default_factory=dict)
+    paired: dict[str, str] = field(default_factory=dict)
+    """Paired phones: token digest -> role."""
+    keep: Callable[[str, str], None] | None = None
+    """Store a paired phone's digest and role (the game's database)."""
+    forget: Callable[[str], object] | None = None
+    """Remove a role's paired phones from the database."""
 
     def issue(self, role: str) -> str:
         token = secrets.token_urlsafe(24)
         self.roles[token] = role
         return token
 
+    def pair(self, token: str, role: str) -> None:
+        """A phone confirmed for `role`: kept (as a digest) across restarts."""
+        self.paired[digest(token)] = role
+        if self.keep is not None:
+            self.keep(digest(token), role)
+
     def revoke(self, role: str) -> int:
         gone = [t for t, r in self.roles.items() if r == role]
         for token in gone:
             del self.roles[token]
-        return len(gone)
+        phones = [d for d, r in self.paired.items() if r == role]
+        for key in phones:
+            del self.paired[key]
+        if phones and self.forget is not None:
+            self.forget(role)
+        return len(gone) + len(phones)
 
     def role(self, token: str | None) -> str:
         """The token's role; the public role without a (valid) token."""
-        return self.roles.get(token or "", PUBLIC)
+        if not token:
+            return PUBLIC
+        return self.roles.get(token) or self.paired.get(digest(token), PUBLIC)
 
 
 Subscriber = tuple[str, str, Callable[[dict[str, Any]], None]]
@@ -99,7 +126,11 @@ def words_for(lang: str) -> Translate:
 class Hub:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.tokens = Tokens()
+        store, game_id = session.store, session.game_id
+        self.tokens = Tokens(
+            paired=store.devices(game_id),
+            keep=lambda key, role: store.pair_device(game_id, key, role, session.clock()),
+            forget=lambda role: store.revoke_devices(game_id, role))
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self.alert: Alert | None = None
@@ -126,7 +157,13 @@ class Hub:
         self.undo_request: tuple[str, int] | None = None
         """A player's request to take back its last action (role, the action's seq), for the
         referee to allow when a draw or a reveal since means the phone may not do it alone."""
-        self._snapshots: set[int] = set()
+        self._snapshots: set[int] = store.snapshot_seqs(game_id)
+        kept = store.table_state(game_id)
+        self.paused = bool(kept.get("paused", False))
+        """The referee's pause, kept across a restart."""
+        self._alternatives: tuple[Action, ...] = ()
+        """The actions behind the alert's `legal` words, said again in each screen's language."""
+        self._restore_question(kept.get("question"))
 
     @property
     def lock(self) -> threading.RLock:
@@ -186,6 +223,9 @@ class Hub:
             shown["message"] = words_for(lang)("An action by {role} was refused").format(
                 role=shown["role"].capitalize())
         shown["summary"] = rules.rule_summary(self.alert.rule, lang)
+        if shown["legal"] and len(self._alternatives) == len(self.alert.legal):
+            state = self.session.game.state
+            shown["legal"] = [rules.say(state, a, role, lang) for a in self._alternatives]
         if shown.get("fix"):
             shown["fix"] = translator(lang, game_package(rules), "companion.web")(shown["fix"])
         return shown
@@ -229,7 +269,9 @@ class Hub:
 
     def _refusal(self, exc: IllegalAction, action: Action) -> Alert:
         """A refused action as the legality panel shows it: the rule and message, and the
-        legal actions in words rather than as text."""
+        legal actions in words (said again in each screen's language where the refusal
+        names the actions behind them)."""
+        self._alternatives = exc.alternatives
         return Alert(exc.rule, exc.message, exc.legal, action.role,
                      fix="Choose one of the legal actions" if exc.legal else "")
 
@@ -238,6 +280,7 @@ class Hub:
         role seeing what `Alert.for_role` allows."""
         with self._lock:
             self.alert = alert
+            self._alternatives = ()
             self._changed()
 
     def clear_alert(self) -> None:
@@ -248,11 +291,31 @@ class Hub:
 
     def ask(self, text: str, options: tuple[Action, ...]) -> None:
         """Put a question on the screens: the acting side answers with a tap, or at the
-        table with the buttons (next phase moves the highlight, confirm answers)."""
+        table with the buttons (next phase moves the highlight, confirm answers). It is kept
+        in the database, so a restart asks it again."""
         with self._lock:
             self.question = (text, options)
             self.highlighted = 0
+            self._keep_question()
             self._changed()
+
+    def _keep_question(self) -> None:
+        kept = None if self.question is None else {
+            "text": self.question[0], "options": [a.text() for a in self.question[1]]}
+        self.session.store.put_table_state(self.session.game_id, "question", kept)
+
+    def _restore_question(self, kept: Any) -> None:
+        """The question waiting when the server stopped, if its options are all still legal
+        (the game has not moved on since)."""
+        if not isinstance(kept, dict):
+            return
+        try:
+            options = tuple(Action.from_text(str(text)) for text in kept.get("options", []))
+        except ValueError:
+            return
+        game = self.session.game
+        if options and all(game.rules.accepts(game.state, a) for a in options):
+            self.question = (str(kept.get("text", "")), options)
 
     def highlight_next(self) -> None:
         """The table's next-phase button while a question waits: the next option."""
@@ -266,6 +329,7 @@ class Hub:
         with self._lock:
             if self.question is not None:
                 self.question = None
+                self._keep_question()
                 self._changed()
 
     def answer(self, role: str, choice: int, source: str = "tablet") -> list[dict[str, Any]]:
@@ -278,6 +342,7 @@ class Hub:
                 raise PermissionError(f"choose one of the {len(options)} options")
             events = self.act(role, options[choice], source)
             self.question = None
+            self._keep_question()
             self._changed()
             return events
 
@@ -315,6 +380,7 @@ class Hub:
     def pause(self, paused: bool) -> None:
         """The referee stops (or restarts) the players' and sensors' actions."""
         with self._lock:
+            self.session.store.put_table_state(self.session.game_id, "paused", paused or None)
             self.paused = paused
             self._changed()
 
@@ -471,7 +537,7 @@ class Hub:
                     or not secrets.compare_digest(offer.code, code.strip().upper()):
                 raise PermissionError(f"no phone has claimed {role}'s pairing with that code")
             self.tokens.revoke(role)
-            self.tokens.roles[offer.device] = role
+            self.tokens.pair(offer.device, role)
             del self._offers[role]
             self._changed()
 
