@@ -19,6 +19,7 @@ from companion.engine import CHANCE, Action, Game, IllegalAction
 from companion.games.sekigahara.rules import legal
 from companion.games.sekigahara.rules.recruitment import recruitment_locations
 from companion.games.sekigahara.rules.state import ELIMINATED
+from companion.games.sekigahara.rules.words import block_name
 
 ISH, TOK = "ishida", "tokugawa"
 BASE = {"full": set_up(), "table": set_up("table")}
@@ -112,7 +113,8 @@ def test_7_3_3_a_block_carries_one_forced_march_and_a_group_is_paid_once():
     first, second = T_CARDS[:2]
     twice = rejected(game, move(TOK, "edo", split(four),
                                 forced_marches={first: four[:2], second: four[1:]}), "7.3.3")
-    assert four[1] in twice.message and "one forced march at a time" in twice.message
+    assert block_name(KIT, four[1]) in twice.message  # as the player knows it, not its id
+    assert "one forced march at a time" in twice.message and four[1] not in twice.message
     one_group = rejected(game, move(TOK, "edo", split(four),
                                     forced_marches={first: four[:1], second: four[1:2]}),
                          "7.3.3")

@@ -7,7 +7,7 @@ After an alert the referee is in desync until the blocks stand where the record 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
@@ -21,12 +21,14 @@ from companion.engine.core import (
     Question,
     Ruling,
 )
+from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
 from companion.games.sekigahara.rules.aftermath import loss_order
 from companion.games.sekigahara.rules.battle import initiative
 from companion.games.sekigahara.rules.combat import battles_due
 from companion.games.sekigahara.rules.mori import MORI_SIDE
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED
+from companion.games.sekigahara.rules.words import at_place, block_names, place_name, side_name
 from companion.table.registry import TableRegistry
 from companion.vision.table import TableDiff, TableSnapshot
 
@@ -37,6 +39,17 @@ DEPLOYMENT = "deployment"
 """The table area beside the board where deployed blocks are laid (calibration board.yaml)."""
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the camera saw that a ruling is about: whose blocks went from where to where.
+
+    An alert names them (to their side and the referee: they are that side's own blocks) and
+    says how to put the table back; everyone else reads the same fix without the names (3.1).
+    """
+
+    side: str
+    moves: Mapping[str, tuple[str, str]]
+    """Block -> (from, to), zones as the tracker names them."""
 
 
 @dataclass
@@ -71,10 +84,11 @@ class SekigaharaReferee:
         for to in sorted(set(recruits.values())):
             blocks = sorted(b for b, dest in recruits.items() if dest == to)
             rulings.append(self._judge([Action(self._side(blocks[0]), "recruit",
-                                               {"blocks": blocks, "to": to})], state))
+                                               {"blocks": blocks, "to": to})], state,
+                                       self._seen(blocks, moves)))
         mori = sorted(b for b, (frm, _) in moves.items() if frm == self.rules.ctx.mori_box)
         if mori:
-            rulings.append(self._mori(state, mori))
+            rulings.append(self._mori(state, mori, self._seen(mori, moves)))
         # Enemy blocks taken off to the eliminated area were overrun (7.4) by the move that
         # passed: the engine decides that from the move itself.
         overrun = {b for b, (_, to) in moves.items() if to == ELIMINATED}
@@ -83,9 +97,12 @@ class SekigaharaReferee:
         off_map = sorted({frm for frm, _ in marches.values()
                           if frm not in self.rules.ctx.kit.neighbours})
         if off_map:
-            rulings.append(Alert("7.3", f"blocks taken from {', '.join(off_map)} onto the "
-                                        "map: only recruitment (7.2) and Mori (9.3) bring "
-                                        "blocks in during movement"))
+            strays = sorted(b for b, (frm, _) in marches.items() if frm in off_map)
+            for side in sorted({self._side(b) for b in strays}):
+                rulings.append(self._alert(
+                    "7.3", "only recruitment (7.2) and Mōri (9.3) bring blocks onto the map "
+                    "during movement", (), self._seen([b for b in strays
+                                                       if self._side(b) == side], moves)))
             marches = {b: m for b, m in marches.items() if m[0] not in off_map}
         by_origin: dict[str, dict[str, str]] = {}
         for block, (frm, to) in marches.items():
@@ -106,11 +123,11 @@ class SekigaharaReferee:
         for card in cards:
             self.scanned.remove(card)
 
-    def _mori(self, state: SekigaharaState, blocks: list[str]) -> Ruling:
+    def _mori(self, state: SekigaharaState, blocks: list[str], seen: Seen) -> Ruling:
         """Mori blocks out of their box: one Ishida card scanned for each (9.3)."""
         cards = self._waiting(MORI_SIDE)[-len(blocks):]
         self._use(cards)
-        return self._judge([Action(MORI_SIDE, "mori", {"cards": cards})], state)
+        return self._judge([Action(MORI_SIDE, "mori", {"cards": cards})], state, seen)
 
     def _combat_diff(self, state: SekigaharaState,
                      moves: Mapping[str, tuple[str, str]]) -> list[Ruling]:
@@ -123,15 +140,16 @@ class SekigaharaReferee:
             card = self._waiting(side)[-1:]  # the card scanned just before its block
             self._use(card)
             args: dict[str, Any] = {"card": card[0]} if card else {}
+            seen = self._seen(deployed, moves)
             if len(deployed) == 2:  # a double card (8.4.2): either order sums the same impact,
                 first, second = (Action(side, "deploy", {**args, "block": a, "also": b})
                                  for a, b in (deployed, deployed[::-1]))
-                ruling = self._judge([first], state)  # so the other is tried only if refused
+                ruling = self._judge([first], state, seen)  # the other only if refused
                 if isinstance(ruling, Alert):
-                    ruling = self._judge([second], state)
+                    ruling = self._judge([second], state, seen)
             else:
                 ruling = self._judge([Action(side, "deploy", {**args, "block": deployed[0]})],
-                                     state)
+                                     state, seen)
             rulings.append(ruling)
         lost = sorted(b for b, (_, to) in moves.items() if to == ELIMINATED)
         for side in sorted({self._side(b) for b in lost}):
@@ -139,7 +157,8 @@ class SekigaharaReferee:
                      if state.battle is not None else [])
             blocks = sorted((b for b in lost if self._side(b) == side),  # 8.7.2's order
                             key=lambda b: order.index(b) if b in order else len(order))
-            rulings.append(self._judge([Action(side, "casualties", {"blocks": blocks})], state))
+            rulings.append(self._judge([Action(side, "casualties", {"blocks": blocks})], state,
+                                       self._seen(blocks, moves)))
         battle = state.battle
         at = battle.at if battle is not None else None
         leaving = sorted(b for b, (frm, to) in moves.items()
@@ -151,7 +170,9 @@ class SekigaharaReferee:
                              if b not in leaving and state.positions.get(b) != ELIMINATED
                              and moves.get(b, ("", ""))[1] != ELIMINATED)
             rulings += [self._judge([Action(side, "retreat", {"to": to, "castle": staying})],
-                                    state) for to in sorted(places)]
+                                    state, self._seen([b for b in leaving if moves[b][1] == to],
+                                                      moves))
+                        for to in sorted(places)]
         if any(isinstance(r, Alert) for r in rulings):
             self.desync = next(r for r in rulings if isinstance(r, Alert))
         return rulings
@@ -169,7 +190,8 @@ class SekigaharaReferee:
             side = self._side(blocks[0])
             action = Action(CHANCE, "draw_blocks", {"side": side, "to": zone,
                                                     "blocks": sorted(blocks)})
-            rulings.append(self._judge([action], state))
+            seen = Seen(side, {b: (BAG, zone) for b in sorted(blocks)})
+            rulings.append(self._judge([action], state, seen))
         return rulings
 
     def _moves(self, diff: TableDiff) -> dict[str, tuple[str, str]]:
@@ -190,15 +212,22 @@ class SekigaharaReferee:
         groups, else one card is one forced march; a refused move keeps its cards for the
         next try. Without cards, the move alone."""
         side = self._side(next(iter(destinations)))
+        seen = Seen(side, {b: (origin, to) for b, to in sorted(destinations.items())})
         waiting = self._waiting(side)
         tiers = [waiting[-2:], waiting[-1:]] if len(waiting) > 1 else [waiting]
         rulings: list[tuple[Ruling, list[str]]] = []
         for cards in tiers:
             candidates = list(self._group_moves(state, origin, destinations, cards))
             if candidates:
-                rulings.append((self._judge(candidates, state), cards))
-        if not rulings:
-            return self._judge([], state)  # no road leads there
+                rulings.append((self._judge(candidates, state, seen), cards))
+        if not rulings:  # no way there over the roads left this phase
+            kit = self.rules.kit
+            cut = sorted({to for to in destinations.values()
+                          if not self._paths(state, origin, to)}, key=lambda p: place_name(kit, p))
+            where = ", ".join(place_name(kit, p) for p in cut) or "there"
+            return self._alert("7.3.1", f"no road left this phase leads from "
+                               f"{place_name(kit, origin)} to {where} (each road is used once "
+                               "per movement phase)", (), seen)
         ruling, cards = next(((r, c) for r, c in rulings if not isinstance(r, Alert)),
                              rulings[0])
         if not isinstance(ruling, Alert):
@@ -247,20 +276,59 @@ class SekigaharaReferee:
                 break  # the shortest paths only: a longer way round is never guessed
         return found
 
-    def _judge(self, candidates: list[Action], state: SekigaharaState) -> Ruling:
+    def _judge(self, candidates: list[Action], state: SekigaharaState,
+               seen: Seen | None = None) -> Ruling:
+        """One accepted action, a question among several, or an alert; `seen` (the blocks the
+        camera saw move) makes the alert name them and say how to put them back."""
         legal = [a for a in candidates if self.rules.accepts(state, a)]
         if len(legal) == 1:
             return Proposal(legal[0])
         if legal:
-            return Question(_question(legal[0]), tuple(legal[:MAX_PATHS]))
+            return Question(_question(self.rules.kit, legal[0]), tuple(legal[:MAX_PATHS]))
         if not candidates:
+            if seen is not None:
+                return self._alert("7.3.1", "no road leads there this phase", (), seen)
             return Alert("7.3.1", "no road leads there this phase")
-        role = candidates[0].role
+        role = candidates[0].role if candidates[0].role != CHANCE else None
         try:
             self.rules.decide(state, candidates[0])
         except IllegalAction as exc:
+            if seen is not None:
+                return self._alert(exc.rule, exc.message, exc.legal, seen)
             return Alert(exc.rule, exc.message, exc.legal, role)
+        if seen is not None:
+            return self._alert("7.3", "the move fits no legal action", (), seen)
         return Alert("7.3", "the move fits no legal action", (), role)
+
+    def _seen(self, blocks: list[str], moves: Mapping[str, tuple[str, str]]) -> Seen:
+        return Seen(self._side(blocks[0]), {b: moves[b] for b in sorted(blocks)})
+
+    def _alert(self, rule: str, message: str, legal: Sequence[str], seen: Seen) -> Alert:
+        """A refusal of what the camera saw: what moved, why not, and how to put it back.
+
+        The message and `fix` name the blocks (only their side and the referee read them,
+        `Alert.for_role`); `public_fix` says the same with counts, for everyone else."""
+        kit = self.rules.kit
+        by_way: dict[tuple[str, str], list[str]] = {}
+        by_origin: dict[str, list[str]] = {}
+        for block, (frm, to) in seen.moves.items():
+            by_way.setdefault((frm, to), []).append(block)
+            by_origin.setdefault(frm, []).append(block)
+        saw = "; ".join(f"{block_names(kit, blocks)} drawn for "
+                        f"{place_name(kit, to, side=seen.side)}" if frm == BAG else
+                        f"{block_names(kit, blocks)} moved {place_name(kit, frm, side=seen.side)}"
+                        f" → {place_name(kit, to, side=seen.side)}"
+                        for (frm, to), blocks in sorted(by_way.items()))
+        fix = "; ".join(f"put {block_names(kit, blocks)} back "
+                        f"{at_place(kit, frm, side=seen.side)}"
+                        for frm, blocks in sorted(by_origin.items()))
+        side = side_name(seen.side)
+        public = "; ".join(
+            f"put the {side} block back {at_place(kit, frm, side=seen.side)}" if len(blocks) == 1
+            else f"put the {len(blocks)} {side} blocks back {at_place(kit, frm, side=seen.side)}"
+            for frm, blocks in sorted(by_origin.items()))
+        return Alert(rule, f"{saw}: {message}", tuple(legal), seen.side,
+                     fix=_sentence(fix), public_fix=_sentence(public))
 
     def _check_back(self, state: SekigaharaState) -> list[Ruling]:
         return [self.desync] if self.desync else []
@@ -339,7 +407,9 @@ class SekigaharaReferee:
             options = [Action(side, "movement_level", {"level": level, "cards": cards})
                        for level in levels.get(len(cards), [])]
             if not options:
-                return [Alert("7.1", f"{len(cards)} cards scanned: movement costs 0, 1 or 2")]
+                fix = "scan 0, 1 or 2 cards for the movement level, then press confirm"
+                return [Alert("7.1", f"{len(cards)} cards scanned: movement costs 0, 1 or 2",
+                              role=side, fix=_sentence(fix), public_fix=_sentence(fix))]
             return [self._judge(options, state)]
         if state.phase == "reinforcements" and name == "confirm":
             return self._discards(state)
@@ -385,7 +455,7 @@ class SekigaharaReferee:
                         for a in self.rules.legal_actions(state, role)
                         if (not challenged or a.verb == "defect")  # a proof is a card scanned
                         and (not staying or self._all_stay(state, a)))
-        return [Question(_question(options[0]), options)] if options else []
+        return [Question(_question(self.rules.kit, options[0]), options)] if options else []
 
 
     def _all_stay(self, state: SekigaharaState, retreat: Action) -> bool:
@@ -414,8 +484,15 @@ def _marches(destinations: Mapping[str, str], cards: list[str]) -> list[dict[str
             for pair in combinations(groups, 2)]
 
 
-def _question(example: Action) -> str:
-    return {"move": f"From {example.args.get('from')}: which way did they go?",
+def _sentence(text: str) -> str:
+    """The first letter up: a fix reads as an instruction ("Put Ukita 2 back at Osaka")."""
+    return text[:1].upper() + text[1:]
+
+
+def _question(kit: SekigaharaKit, example: Action) -> str:
+    """What the tablet asks when several actions fit what the table showed."""
+    origin = place_name(kit, str(example.args.get("from")))
+    return {"move": f"From {origin}: which way did they go?",
             "movement_level": "No movement, or minimal movement?",
             "declare": "Where is combat declared first?",
             "choose_first": "Who moves first this week (6.3)?",

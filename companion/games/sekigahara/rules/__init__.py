@@ -26,7 +26,7 @@ from companion.engine.core import (
     register,
 )
 from companion.games.sekigahara.kit import SIDES, SekigaharaKit
-from companion.games.sekigahara.rules import legal
+from companion.games.sekigahara.rules import legal, words
 from companion.games.sekigahara.rules.aftermath import (
     casualties_due,
     decide_casualties,
@@ -251,6 +251,19 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
 
     def outcome(self, state: SekigaharaState) -> Outcome | None:
         return state.outcome
+
+    def say(self, state: SekigaharaState, action: Action, viewer: str, lang: str = "en") -> str:
+        """The action in a player's words, hiding from `viewer` what 3.1 and 3.3 hide
+        (words.py): "March 3 blocks Osaka → Kyoto by highway"."""
+        return words.say(self.kit, state, action, viewer, lang)
+
+    def rule_summary(self, rule: str, lang: str = "en") -> str:
+        """One line of our own for the rule (or the rule it is part of), data/rule_summaries."""
+        return words.rule_summary(rule, lang)
+
+    def marks(self, state: SekigaharaState, action: Action) -> dict[str, Any]:
+        """A move's arrows, a retreat's arrow, the place of a fight or an arrival."""
+        return words.marks(self.kit, state, action)
 
     def sample_chance(self, state: SekigaharaState, rng: random.Random) -> Action:
         pending = state.pending[0]

@@ -16,6 +16,7 @@ from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import Battle, Deployment, SekigaharaState
+from companion.games.sekigahara.rules.words import block_name, card_name, clan_name
 
 __all__ = [
     "SPECIAL_BONUS", "can_deploy_with", "decide_challenge", "decide_defect", "decide_deploy",
@@ -74,9 +75,10 @@ def decide_deploy(ctx: Context, batch: Batch, action: Action) -> None:
         return
     card = _own_card(ctx, batch.state, side, card_id)
     if not can_deploy_with(block, card):
-        raise IllegalAction("8.2.2", f"{card.id} cannot deploy {block.id}: the card must show "
-                            f"the {block.clan} mon" + (" (loyalty cards deploy nothing)"
-                                                       if card.kind == "loyalty" else ""))
+        raise IllegalAction("8.2.2", f"the {card_name(ctx.kit, card.id)} cannot deploy "
+                            f"{block_name(ctx.kit, block.id)}: the card must show the "
+                            f"{clan_name(block.clan)} mon" + (" (loyalty cards deploy nothing)"
+                                                              if card.kind == "loyalty" else ""))
     blocks = [block]
     if also is not None:
         blocks.append(_second_block(ctx, batch.state, side, block, card, also))
@@ -99,11 +101,15 @@ def _own_block(ctx: Context, state: SekigaharaState, side: str, block_id: object
     battle = state.battle
     assert battle is not None
     block = ctx.kit.block.get(str(block_id))
-    if block is None or block.side != side or state.positions.get(block.id) != battle.at:
-        raise IllegalAction("8.2.3", f"{side} has no block {block_id!r} in the battle at "
+    if block is None or block.side != side:  # an enemy block is never placed for its foe
+        raise IllegalAction("8.2.3", f"{side} has no such block in the battle at "
+                            f"{ctx.name(battle.at)}")
+    if state.positions.get(block.id) != battle.at:
+        raise IllegalAction("8.2.3", f"{block_name(ctx.kit, block.id)} is not in the battle at "
                             f"{ctx.name(battle.at)}")
     if block.id in battle.deployed():
-        raise IllegalAction("8.2.2", f"{block.id} is already deployed in this battle")
+        raise IllegalAction("8.2.2", f"{block_name(ctx.kit, block.id)} is already deployed in "
+                            "this battle")
     if battle.siege and block.id in battle.inside:
         raise IllegalAction("8.9.4", "the besieged side deploys nothing in a siege")
     return block
@@ -114,7 +120,8 @@ def _own_card(ctx: Context, state: SekigaharaState, side: str, card_id: object) 
     assert battle is not None
     card = ctx.kit.card.get(str(card_id))
     if card is not None and card.id in battle.played.get(side, ()):
-        raise IllegalAction("8.2.2", f"{card.id} was already played in this battle")
+        raise IllegalAction("8.2.2", f"the {card_name(ctx.kit, card.id)} was already played in "
+                            "this battle")
     check_in_hand(ctx, state, side, [str(card_id)], "8.2.3")
     assert card is not None
     return card
@@ -123,7 +130,8 @@ def _own_card(ctx: Context, state: SekigaharaState, side: str, card_id: object) 
 def _check_leader_without_card(ctx: Context, battle: Battle, side: str, block: Block) -> None:
     """8.2.4: leaders deploy without a card until the side's first card deployment."""
     if block.leader is None:
-        raise IllegalAction("8.2.2", f"{block.id} needs a card of the {block.clan} mon")
+        raise IllegalAction("8.2.2", f"{block_name(ctx.kit, block.id)} needs a card of the "
+                            f"{clan_name(block.clan)} mon")
     if any(d.card is not None for d in battle.deployments if d.owner == side):
         raise IllegalAction("8.2.4", "leaders deploy without a card only before the side's "
                             "first deployment with a card")
@@ -135,10 +143,12 @@ def _second_block(ctx: Context, state: SekigaharaState, side: str, first: Block,
     if card.kind != "double":
         raise IllegalAction("8.4.2", "only a double card deploys a second block")
     if first.any_card and first.clan != card.clan:
-        raise IllegalAction("8.4.2", f"a double card used on {first.id} deploys only that block")
+        raise IllegalAction("8.4.2", f"a double card used on {block_name(ctx.kit, first.id)} "
+                            "deploys only that block")
     second = _own_block(ctx, state, side, also)
     if second.id == first.id or second.clan != card.clan:
-        raise IllegalAction("8.4.2", f"the second block must be another {card.clan} block")
+        raise IllegalAction("8.4.2", f"the second block must be another "
+                            f"{clan_name(card.clan)} block")
     return second
 
 
@@ -211,7 +221,8 @@ def decide_prove(ctx: Context, batch: Batch, action: Action) -> None:
     card = ctx.kit.card.get(cards[0]) if len(cards) == 1 else None
     block = ctx.kit.block[group[0].block]
     if card is None or not can_deploy_with(block, card) or card.id in battle.played[action.role]:
-        raise IllegalAction("8.6.1", f"show one card from the hand able to deploy {block.id}")
+        raise IllegalAction("8.6.1", "show one card from the hand able to deploy "
+                            f"{block_name(ctx.kit, block.id)}")
     check_in_hand(ctx, batch.state, action.role, cards, "8.6.1")
     batch.emit("LoyaltyProven", side=action.role, card=card.id, group=group[0].group,
                rule="8.6.1")

@@ -12,7 +12,7 @@ each part may force-march with its own card. A move names them in one of two way
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from companion.engine.core import Action, IllegalAction
 
@@ -56,30 +56,33 @@ def _read_several(several: object) -> dict[str, frozenset[str]]:
     return marches
 
 
-def check_marches(paths: Mapping[str, tuple[str, ...]], marches: Marches) -> None:
+def check_marches(paths: Mapping[str, tuple[str, ...]], marches: Marches,
+                  block: Callable[[str], str] = str, card: Callable[[str], str] = str) -> None:
     """Each march is one group (the same path for all its blocks); no block marches twice;
-    two marches are two groups, not one group paid for twice."""
+    two marches are two groups, not one group paid for twice. `block` and `card` name a block
+    and a card in the refusal as players know them ("Ukita 2", "Ukita card")."""
     carrying: dict[str, str] = {}
     groups: dict[tuple[str, ...], str] = {}
-    for card in sorted(marches):
-        blocks = marches[card]
+    for this in sorted(marches):
+        blocks = marches[this]
         twice = sorted(b for b in blocks if b in carrying)
         if twice:
-            raise IllegalAction(RULE, f"{', '.join(twice)} would force-march with both "
-                                f"{carrying[twice[0]]} and {card}: a block carries one forced "
-                                "march at a time")
-        carrying.update(dict.fromkeys(blocks, card))
+            raise IllegalAction(RULE, f"{', '.join(block(b) for b in twice)} would "
+                                f"force-march with both the {card(carrying[twice[0]])} and the "
+                                f"{card(this)}: a block carries one forced march at a time")
+        carrying.update(dict.fromkeys(blocks, this))
         ways = {paths[b] for b in blocks}
         if len(ways) != 1:
             raise IllegalAction(RULE, f"a forced march moves one group that starts, moves and "
-                                f"ends together: the blocks marching with {card} need the "
+                                f"ends together: the blocks marching with the {card(this)} "
+                                f"({', '.join(block(b) for b in sorted(blocks))}) need the "
                                 "same path")
         way = ways.pop()
         if way in groups:
-            raise IllegalAction(RULE, f"the blocks marching with {groups[way]} and with {card} "
-                                "start, move and end together: they are one group, and one "
-                                "forced march covers it")
-        groups[way] = card
+            raise IllegalAction(RULE, f"the blocks marching with the {card(groups[way])} and with "
+                                f"the {card(this)} start, move and end together: they are one "
+                                "group, and one forced march covers it")
+        groups[way] = this
 
 
 def marching_blocks(marches: Marches) -> frozenset[str]:

@@ -38,6 +38,12 @@ from companion.games.sekigahara.rules.locations import (
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import can_overrun, overrun, why_not_overrun
 from companion.games.sekigahara.rules.state import MovementPhase, SekigaharaState
+from companion.games.sekigahara.rules.words import (
+    at_place,
+    block_name,
+    block_names,
+    card_name,
+)
 
 __all__ = [
     "LEVEL_CARDS", "Reach", "allowance_left", "command_source", "decide_end_movement",
@@ -152,7 +158,8 @@ def decide_move(ctx: Context, batch: Batch, action: Action) -> None:
     move = _read_move(ctx, batch.state, action)
     _check_roads(ctx, batch.state, move)
     command = _check_leader(ctx, batch.state, move)
-    check_marches(move.paths, move.marches)
+    check_marches(move.paths, move.marches, lambda b: block_name(ctx.kit, b),
+                  lambda c: card_name(ctx.kit, c) if c in ctx.kit.card else repr(c))
     _check_ranges(ctx, move, command)
     if move.marches:
         check_in_hand(ctx, batch.state, move.side, sorted(move.marches), "7.3.3")
@@ -178,8 +185,9 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
     for block, path in paths.items():
         _check_block(ctx, state, side, str(source), block, movable)
         if not isinstance(path, tuple) or not path or not all(ctx.is_location(p) for p in path):
-            raise IllegalAction("7.3.1", f"the path of {block} must list the locations it "
-                                f"enters, got {path!r}")
+            raise IllegalAction("7.3.1", f"the path of {block_name(ctx.kit, block)} from "
+                                f"{ctx.name(str(source))} must list the locations it enters, "
+                                f"got {path!r}")
     leader = action.args.get("leader")
     return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
                  str(leader) if leader else None, read_marches(action, paths), action.args)
@@ -190,20 +198,26 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
     if block in movable:
         return
     mp = state.movement
-    if ctx.owner.get(block) != side or state.positions.get(block) != source:
-        raise IllegalAction("7.3.1", f"{side} has no block {block} at {ctx.name(source)}")
+    name = block_name(ctx.kit, block)
+    if ctx.owner.get(block) != side:  # never say where an enemy block is
+        raise IllegalAction("7.3.1", f"{side} has no such block at {ctx.name(source)}")
+    if state.positions.get(block) != source:
+        raise IllegalAction("7.3.1", f"{name} is not at {ctx.name(source)}: it stands "
+                            f"{at_place(ctx.kit, state.positions[block], side=side)}")
     if source in mp.sources:
         raise IllegalAction("7.3.1", f"the stack at {ctx.name(source)} has already moved this "
                             "phase: a stack that splits moves all its groups in one move, "
                             "each group with its own forced march if it needs one (7.3.3)")
     if _besieged(ctx, state, side, source):
-        raise IllegalAction("8.9.6", f"{block} is besieged in {ctx.name(source)} castle and may "
+        raise IllegalAction("8.9.6", f"{name} is besieged in {ctx.name(source)} castle and may "
                             "not leave")
     if block in mp.arrived or _mori_this_turn(state, block):
         mori = block in mp.from_mori or _mori_this_turn(state, block)
         raise IllegalAction("9.3" if mori else "7.2",
-                            f"{block} arrived this turn and may not move until the next")
-    raise IllegalAction("7.3.1", f"{block} has already moved this phase")
+                            f"{name} arrived at {ctx.name(source)} this turn and may not move "
+                            "until the next")
+    raise IllegalAction("7.3.1", f"{name} has already moved this phase (it stands at "
+                        f"{ctx.name(source)})")
 
 
 def _steps(move: _Move, block: str) -> list[tuple[str, str]]:
@@ -254,7 +268,9 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
         block = ctx.kit.block.get(leader)
         if block is None or block.side != move.side or block.leader is None \
                 or state.positions.get(leader) != move.source:
-            raise IllegalAction("7.3.4", f"{leader} is not a {move.side} leader at "
+            named = block_name(ctx.kit, leader) if block is not None \
+                and block.side == move.side else "that block"  # an enemy block stays unnamed
+            raise IllegalAction("7.3.4", f"{named} is not a {move.side} leader at "
                                 f"{ctx.name(move.source)}")
     return command_source(ctx, state, move.side, move.source, leader)
 
@@ -282,8 +298,9 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
                    f"command {'+1 (' + command + ')' if command else '0'}",
                    f"forced march {'+1' if forced else '0'}",
                    f"{largest} blocks together -{size_penalty(largest)}"]
-            raise IllegalAction(rule, f"{block} may move {max(reach_, 0)} location(s), not "
-                                f"{len(path)}: {', '.join(why)}")
+            raise IllegalAction(rule, f"{block_name(ctx.kit, block)} may move {max(reach_, 0)} "
+                                f"location(s) from {ctx.name(move.source)}, not {len(path)} to "
+                                f"{ctx.name(path[-1])}: {', '.join(why)}")
 
 
 def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> None:
@@ -328,8 +345,8 @@ def _stop_if_enemies(ctx: Context, batch: Batch, move: _Move, here: str, k: int)
         if onward:
             rule, why = why_not_overrun(ctx, batch.state, here, move.side)
             stop = move.instead({b: move.paths[b][:k + 1] for b in onward})
-            raise refusal(rule, f"{', '.join(onward)} must stop at {ctx.name(here)} (7.3.2): "
-                          f"{why}", [(f"stop at {ctx.name(here)}", stop)])
+            raise refusal(rule, f"{block_names(ctx.kit, onward)} must stop at {ctx.name(here)} "
+                          f"(7.3.2): {why}", [(f"stop at {ctx.name(here)}", stop)])
 
 
 # --- what a stack could reach, for the tablet and the simulator -------------------------------

@@ -15,6 +15,7 @@ from companion.games.sekigahara.rules.movement import allowance_left
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
+from companion.games.sekigahara.rules.words import at_place, block_name
 
 __all__ = ["decide_recruit", "recruitment_locations"]
 
@@ -54,10 +55,14 @@ def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[st
     box = ctx.recruitment_box[side]
     if not isinstance(blocks, tuple) or not blocks or len(set(blocks)) != len(blocks):
         raise IllegalAction("7.2", "name the blocks to recruit from the recruitment box")
-    strays = [b for b in blocks if state.positions.get(str(b)) != box or ctx.owner[b] != side]
+    strays = [str(b) for b in blocks
+              if state.positions.get(str(b)) != box or ctx.owner.get(str(b)) != side]
     if strays:
-        raise IllegalAction("7.2", f"{', '.join(map(str, strays))} not in the {side} "
-                            "recruitment box")
+        own = [b for b in strays if ctx.owner.get(b) == side]  # never place an enemy block
+        where = "; ".join(f"{block_name(ctx.kit, b)} stands "
+                          f"{at_place(ctx.kit, state.positions[b], side=side)}" for b in own)
+        raise IllegalAction("7.2", f"only blocks in the {side} recruitment box are recruited"
+                            + (f": {where}" if where else ""))
     if not ctx.is_location(to):
         raise IllegalAction("7.2", f"recruit to a location, not {to!r}")
     return [str(b) for b in blocks], str(to)

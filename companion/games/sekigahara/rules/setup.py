@@ -24,6 +24,7 @@ from companion.games.sekigahara.rules.state import (
     SekigaharaState,
     frozen_map,
 )
+from companion.games.sekigahara.rules.words import block_names, place_name
 
 __all__ = [
     "STARTING_HAND", "SetupProblem", "check_setup", "decide_draw_blocks", "initial_state",
@@ -89,11 +90,14 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
     want = min(pending.count, len(bag))
     if not isinstance(blocks, tuple) or not all(isinstance(b, str) for b in blocks) \
             or len(set(blocks)) != len(blocks) or len(blocks) != want:
-        raise IllegalAction(rule, f"{side} draws {want} block(s) for {ctx.name(str(to))}, "
-                            f"got {blocks!r}")
+        got = len(blocks) if isinstance(blocks, tuple) else repr(blocks)
+        raise IllegalAction(rule, f"{side} draws {want} block(s) for "
+                            f"{place_name(ctx.kit, str(to), side=str(side))}, not {got}")
     outside = [b for b in blocks if b not in bag]
     if outside:
-        raise IllegalAction(rule, f"{', '.join(outside)} not in the {side} bag")
+        own = [b for b in outside if ctx.owner.get(b) == side]  # never name an enemy block
+        raise IllegalAction(rule, f"not in the {side} bag: "
+                            + (block_names(ctx.kit, own) if own else "blocks of the other side"))
     batch.emit("BlocksDrawn", side=side, to=to, blocks=list(blocks), rule=rule)
     if ctx.is_location(to):
         update_control(ctx, batch, str(side), [str(to)], [str(to)])
