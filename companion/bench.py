@@ -185,7 +185,9 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
     """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
     apply `actions` actions through the API and time each until every client has the new
     view; then open up to `idle_streams` idle streams and say how many the server held with
-    the referee's view still under 100 ms (p95)."""
+    the referee's view still under 100 ms (p95). Last, the replay viewer's step: a stored game of
+    about 400 actions (the game's first sample, else a random game) stepped to random
+    positions."""
     import http.client
     import json
     import os
@@ -201,6 +203,7 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with tempfile.TemporaryDirectory() as scratch:
+        stored = _stored_game(spec, Path(scratch) / "bench.sqlite")
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
              str(port), "--db", str(Path(scratch) / "bench.sqlite"), "--new", spec.name,
@@ -232,6 +235,7 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
                     assert time.perf_counter() < deadline, "a client missed an update"
                     time.sleep(0.0005)
             held, view_p95 = _idle_streams_held(port, idle_streams)
+            first_ms, step_p95 = _replay_steps(port, *stored)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -239,7 +243,57 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
     return {"game": spec.name, "clients": clients, "actions": len(sent),
             "update_ms_p50": round(statistics.median(latencies), 2),
             "update_ms_p95": round(latencies[math.ceil(0.95 * len(latencies)) - 1], 2),
-            "idle_streams_held": held, "view_ms_p95_at_held": view_p95}
+            "idle_streams_held": held, "view_ms_p95_at_held": view_p95,
+            "replay_actions": stored[1], "replay_first_ms": first_ms,
+            "replay_step_ms_p95": step_p95}
+
+
+REPLAY_STEPS = 200
+"""Random positions the replay benchmark asks for."""
+
+
+def _stored_game(spec: GameSpec, path: Any) -> tuple[int, int]:
+    """A whole game stored in the database at `path` before the server opens it, for the
+    replay viewer to step through: (its id, its actions)."""
+    from companion.record import read_record
+    from companion.record.session import import_record
+    from companion.record.store import Store
+
+    store = Store(path)
+    try:
+        if spec.samples:
+            game_id = import_record(store, read_record(spec.sample()))
+        else:
+            played = _play(spec, load_kit(spec.kit), 1, [])
+            record = record_of(played, played.rules.kit, started_at=datetime.now(UTC),
+                               source="simulator")
+            game_id = store.import_game(record.header, record.entries, None)
+        return game_id, store.game(game_id).entries
+    finally:
+        store.close()
+
+
+def _replay_steps(port: int, game_id: int, total: int) -> tuple[float, float]:
+    """The replay viewer's first position of a stored game (which replays it once), then the
+    95th percentile of `REPLAY_STEPS` steps to random positions (each a lookup), in ms."""
+    import http.client
+    import random
+
+    def step(at: int) -> float:
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", f"/api/replay/{game_id}?at={at}",
+                           headers={"Authorization": "Bearer bench"})
+        answer = connection.getresponse()
+        answer.read()
+        connection.close()
+        assert answer.status == 200, answer.status
+        return (time.perf_counter() - started) * 1000
+
+    first = step(0)
+    rng = random.Random(0)
+    spent = sorted(step(rng.randint(0, total)) for _ in range(REPLAY_STEPS))
+    return round(first, 2), round(spent[math.ceil(0.95 * len(spent)) - 1], 2)
 
 
 IDLE_STEP = 50

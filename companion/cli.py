@@ -381,7 +381,10 @@ def bench_web_command(game: str, clients: int, actions: int, idle_streams: int,
         f"{f['game']}: {f['clients']} clients, {f['actions']} actions: update to every client "
         f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms",
         f"idle streams held with the referee's view under 100 ms (p95): "
-        f"{f['idle_streams_held']} (view p95 {f['view_ms_p95_at_held']} ms)"])
+        f"{f['idle_streams_held']} (view p95 {f['view_ms_p95_at_held']} ms)",
+        f"replay step to a random position of a {f['replay_actions']}-action game: 95th "
+        f"percentile {f['replay_step_ms_p95']} ms (first position, replaying it once: "
+        f"{f['replay_first_ms']} ms)"])
 
 
 @bench.command("inputs")

@@ -194,9 +194,11 @@ def claim() -> ResponseReturnValue:
     token, valid once the referee confirms the code it shows."""
     require_json_from_here()
     with current_app.extensions["limiter"].limit(CLAIMS, key_func=client_key):
-        secret = body().get("pair")  # a secret cannot be guessed by trying: 10 a minute
+        # A secret cannot be guessed by trying, nor six digits in the 10 minutes an offer
+        # lasts at 10 claims a minute (and the referee still confirms the phone's code).
+        secret = body().get("pair")
         if not isinstance(secret, str) or not 0 < len(secret) <= 64:
-            abort(400, "send the pairing secret from the QR code")
+            abort(400, "send the pairing secret from the QR code, or its six digits")
         try:
             device, code = hub().claim_pairing(secret)
         except PairingGone as exc:

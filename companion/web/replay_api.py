@@ -114,13 +114,29 @@ def _players(row: GameRow) -> list[dict[str, str]]:
     return found
 
 
+def _result(row: GameRow) -> dict[str, str | None] | None:
+    """The games table's "winner: how" (or "draw: how") as its parts."""
+    if row.outcome is None:
+        return None
+    winner, _, how = row.outcome.partition(": ")
+    return {"winner": None if winner == "draw" else winner, "how": how}
+
+
 def game_list() -> list[dict[str, Any]]:
     """Every stored game, newest first: what the list of replays shows (no hidden state)."""
     live = hub().session.game_id
-    return [{"id": row.id, "game": row.game, "title": _title(row.game),
-             "players": _players(row), "started": row.started_at, "actions": row.entries,
-             "result": row.outcome, "finished": row.finished, "live": row.id == live}
-            for row in _store().games()]
+    found = []
+    for row in _store().games():
+        players = _players(row)
+        result = _result(row)
+        if result is not None and result["winner"]:
+            result["name"] = next((p["name"] for p in players
+                                   if p["role"] == result["winner"]), "")
+        found.append({"id": row.id, "game": row.game, "title": _title(row.game),
+                      "players": players, "started": row.started_at, "actions": row.entries,
+                      "result": row.outcome, "outcome": result, "finished": row.finished,
+                      "live": row.id == live})
+    return found
 
 
 @bp.get("/replays")
@@ -233,12 +249,7 @@ def replay_snapshot(game_id: int, seq: int) -> ResponseReturnValue:
 
 def _snapshot_seqs(game_id: int) -> set[int]:
     """The lines of a game that kept a camera snapshot, without reading the images."""
-    store = _store()
-    listed = getattr(store, "snapshot_seqs", None)
-    if listed is not None:
-        return set(listed(game_id))
-    return {int(seq) for (seq,) in store._read(  # until the store lists them itself
-        "SELECT seq FROM snapshots WHERE game_id=?", (game_id,))}
+    return _store().snapshot_seqs(game_id)
 
 
 def _rule_of(events: tuple[Event, ...]) -> str:

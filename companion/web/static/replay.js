@@ -28,7 +28,8 @@ window.startReplay = async function startReplay(shell) {
   function draw(data) {
     scrubber.value = String(data.at);
     $("position").textContent = data.at + " / " + data.total;
-    $("last-action").textContent = data.action || (data.at === 0 ? t("The start") : "");
+    const last = data.last && data.action ? { role: data.last.role, words: data.action } : null;
+    $("last-action").textContent = last ? said(last) : data.at === 0 ? t("The start") : "";
     for (const line of lines.querySelectorAll("li.current")) {
       line.classList.remove("current");
       line.removeAttribute("aria-current");
@@ -108,7 +109,7 @@ window.startReplay = async function startReplay(shell) {
       move.undo ? "undo" : ""].filter(Boolean).join(" ");
     const line = shell.el("li", { "data-at": String(move.seq), "data-source": move.source, class: classes });
     line.append(shell.el("span", { class: "n" }, String(move.seq)),
-      shell.el("span", { class: "words" }, move.words),
+      shell.el("span", { class: "words" }, said(move)),
       shell.el("span", { class: "from", title: t("Where it came from") }, move.from));
     const detail = [];
     if (move.undone) detail.push(shell.el("span", { class: "taken-back-label" }, t("taken back")));
@@ -132,6 +133,17 @@ window.startReplay = async function startReplay(shell) {
       line.append(thumb);
     }
     return line;
+  }
+
+  function said(move) { return (actor(move) ? actor(move) + ": " : "") + move.words; }
+
+  function actor(move) {
+    // Who acted, where the game's words leave it out ("Deploy 3 soldiers to Usuki"): the
+    // player's side, in this device's language, as the shell names it.
+    if (move.role === "referee" || move.role === "chance") return "";
+    const side = t(title(move.role));
+    if (move.words.toLowerCase().includes(side.toLowerCase())) return "";
+    return shell.roleName ? shell.roleName(move.role) : side;
   }
 
   function watchThumbnails(list) {
