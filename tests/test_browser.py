@@ -261,32 +261,39 @@ def test_an_action_reaches_every_open_page_within_a_second(pages, table_of, name
 
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_player_pairs_a_phone_from_the_referee_screen(pages, table_of, name):
-    """The referee offers every role a pairing: the QR code is on the referee's screen only
-    (never on the shared table display); the phone that scans it shows a code, the referee
-    confirms it, and the phone becomes that player's screen (issue 16)."""
+    """The referee offers each role a pairing in turn: the QR code is on the referee's screen
+    only (never on the shared table display), one at a time (no phone scans another player's);
+    the phone that scans it, or types its six digits, shows a code, the referee confirms it,
+    and the phone becomes that player's screen (issues 16 and 18)."""
     table = table_of(name)
     hub = table.hub
     shown = pages.open(page_url(table, ""))
     referee = pages.open(page_url(table, "referee", table.referee))
-    for role in hub.roles:
+    phone = None
+    for index, role in enumerate(hub.roles):
         referee.click(f"button[data-pair='{role}']")
         referee.wait_for_selector(f"#pairing figure[data-role='{role}'] svg", timeout=2000)
-    codes = referee.eval_on_selector_all("#pairing figure svg", """codes => codes.map(c => [
-        c.getAttribute("viewBox"), c.getBoundingClientRect().width,
-        c.getBoundingClientRect().height])""")
-    for view_box, width, height in codes:  # drawn whole (scaled, not cropped) and large enough
-        assert view_box and width >= 100 and abs(width - height) < 1
-    assert shown.locator("#pairing").is_hidden()  # the shared screen shows no secret
-    shot(referee, f"{name}-tablet-referee-pairing")
-    for role in hub.roles:
-        url = hub.pairing[role]["url"].replace("http://localhost", table.url)
+        assert referee.locator("#pairing figure svg").count() == 1  # one QR code at a time
+        view_box, width, height = referee.eval_on_selector("#pairing figure svg", """c => [
+            c.getAttribute("viewBox"), c.getBoundingClientRect().width,
+            c.getBoundingClientRect().height]""")
+        assert view_box and width >= 100 and abs(width - height) < 1  # whole and large enough
+        assert shown.locator("#pairing").is_hidden()  # the shared screen shows no secret
+        if index == 0:
+            shot(referee, f"{name}-tablet-referee-pairing")
         phone = pages.browser.new_page(viewport=VIEWPORTS["phone"])
         phone.on("pageerror", lambda e: pages.errors.append(str(e)))
-        phone.goto(url)
+        if index % 2 == 0:  # scanned: the QR code's link
+            phone.goto(hub.pairing[role]["url"].replace("http://localhost", table.url))
+        else:  # typed: the six digits under the QR code, on /play
+            digits = referee.locator(f"[data-digits='{role}']").inner_text()
+            phone.goto(f"{table.url}/play")
+            phone.fill("#pair-digits", digits)
+            phone.press("#pair-digits", "Enter")
         code = phone.wait_for_selector("#pair-code", timeout=3000).inner_text()
         referee.wait_for_selector(f"button[data-confirm='{role}']", timeout=2000)
         assert code in referee.locator(f"#pairing figure[data-role='{role}']").inner_text()
-        if role == hub.roles[0]:
+        if index == 0:
             shot(phone, f"{name}-phone-pairing-code")
         referee.click(f"button[data-confirm='{role}']")
         phone.wait_for_function(
@@ -297,6 +304,7 @@ def test_every_player_pairs_a_phone_from_the_referee_screen(pages, table_of, nam
         if role == acting_player(hub):
             phone.wait_for_selector("#options button.choice", timeout=2000)
     referee.wait_for_selector("#pairing", state="hidden", timeout=2000)
+    assert phone is not None
     hub.card_owner = {"CARD:test-42": hub.roles[-1]}.get  # the table's referee: whose card
     phone.fill("#scan-code", "CARD:test-42")  # the scanners' fallback on a phone
     phone.press("#scan-code", "Enter")

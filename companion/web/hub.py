@@ -55,6 +55,8 @@ class Offer:
     secret: str
     url: str
     created: float
+    digits: str = ""
+    """Six digits a player may type on the phone instead of scanning the QR code."""
     device: str | None = None
     """The token issued to the phone that claimed the secret (not valid until confirmed)."""
     code: str | None = None
@@ -499,7 +501,8 @@ class Hub:
         """Role -> the pairing on offer, for the referee's screen only: its link (drawn as a
         QR code) until a phone claims it, then the code that phone shows, to confirm."""
         self._expire_offers()
-        return {role: {"url": None if offer.device else offer.url, "code": offer.code}
+        return {role: {"url": None if offer.device else offer.url,
+                       "digits": None if offer.device else offer.digits, "code": offer.code}
                 for role, offer in self._offers.items()}
 
     def offer_pairing(self, role: str, base_url: str) -> str:
@@ -507,9 +510,13 @@ class Hub:
         phone that claimed it but was not confirmed)."""
         with self._lock:
             self._drop_offer(role)
+            for other in [r for r, o in self._offers.items() if o.device is None]:
+                del self._offers[other]  # one QR code on screen at a time: no phone scans
+                # another player's by mistake
             secret = secrets.token_urlsafe(18)
             url = f"{base_url}/play#pair={secret}"
-            self._offers[role] = Offer(role, secret, url, self.clock())
+            digits = f"{secrets.randbelow(10**6):06d}"
+            self._offers[role] = Offer(role, secret, url, self.clock(), digits)
             self._changed()
             return url
 
@@ -518,8 +525,11 @@ class Hub:
         valid) and a code to show the referee. A secret is claimed once."""
         with self._lock:
             self._expire_offers()
+            typed = secret.replace(" ", "")
             offer = next((o for o in self._offers.values()
-                          if secrets.compare_digest(o.secret, secret)), None)
+                          if secrets.compare_digest(o.secret, secret)
+                          or (len(typed) == 6 and secrets.compare_digest(o.digits, typed))),
+                         None)
             if offer is None or offer.device is not None:
                 raise PairingGone("this pairing code was used, replaced or has expired: "
                                   "ask the referee for a new one")

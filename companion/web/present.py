@@ -24,6 +24,6 @@ def present(role: str, view: dict[str, Any]) -> dict[str, Any]:
     """The message for a screen of `role`: the view, with pairing links drawn as QR codes
     (only the referee's view has any)."""
     pairing = {who: {"qr": qr_svg(offer["url"]) if offer.get("url") else None,
-                     "code": offer.get("code")}
+                     "digits": offer.get("digits"), "code": offer.get("code")}
                for who, offer in view.get("pairing", {}).items()}
     return {"role": role, **view, "pairing": pairing}

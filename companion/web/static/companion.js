@@ -170,8 +170,8 @@ function soundSwitch() {
 
 function sounds(before, after) {
   // What changed since the last view, as a sound: a refusal, an accepted action, the screen's
-  // side to act, a battle begun.
-  if (!before) return;
+  // side to act, a battle begun (not while stepping through a replay).
+  if (!before || page === "replay") return;
   if (after.alert && JSON.stringify(after.alert) !== JSON.stringify(before.alert)) { tone(SOUNDS.illegal); return; }
   const mine = isPlayer(after.role) && (after.to_move || []).includes(after.role);
   const wasMine = isPlayer(before.role) && (before.to_move || []).includes(before.role);
@@ -311,6 +311,10 @@ function renderPairing(pairing) {
     if (offer.qr) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
       figure.append(el("figcaption", {}, fill("{side}: scan with the player's phone", { side: roleName(role) })));
+      if (offer.digits) {
+        figure.append(el("p", { class: "pair-digits" }, fill("or open {address} and type", { address: location.host + "/play" })),
+          el("strong", { class: "digits", "data-digits": role }, offer.digits.slice(0, 3) + " " + offer.digits.slice(3)));
+      }
     } else {
       figure.append(el("p", { class: "pair-code" }, offer.code));
       const confirm = el("button", { "data-confirm": role }, fill("Confirm: {side}'s phone shows {code}", { side: roleName(role), code: offer.code }));
@@ -322,17 +326,39 @@ function renderPairing(pairing) {
   }
 }
 
-async function claimPairing() {
-  // A phone opened from the QR code: it claims the one-time secret, shows the code the
-  // referee confirms, and becomes the player's screen once confirmed.
+function pairForm() {
+  // A phone opened at /play with no pairing: the six digits on the referee's screen pair it
+  // (when scanning the QR code is not possible); meanwhile it shows the public table.
+  const form = el("form", { id: "pair-form", class: "panel" });
+  const field = el("input", { id: "pair-digits", inputmode: "numeric", autocomplete: "one-time-code",
+    maxlength: "7", placeholder: "123 456", "aria-label": t("pairing code") });
+  form.append(el("h2", {}, t("Pair this phone")),
+    el("p", {}, t("Ask the referee to pair your side, then scan the QR code or type its six digits here.")),
+    field, el("button", {}, t("Pair")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    claimPairing(field.value.replace(/\s/g, ""));
+  });
+  panel("board-panel").prepend(form);
+}
+
+async function claimPairing(secret = pairSecret) {
+  // A phone opened from the QR code (or given the six digits): it claims the one-time secret,
+  // shows the code the referee confirms, and becomes the player's screen once confirmed.
   await loadWords("shell");
   translatePage();
+  const form = panel("pair-form");
+  if (form) form.remove();
   const response = await fetch("/api/pair/claim", { method: "POST",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pair: pairSecret }) });
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pair: secret }) });
   const body = await response.json().catch(() => ({}));
   const note = panel("no-screen");
   show(note, true);
-  if (!response.ok) { note.textContent = body.message || t("This pairing code cannot be used: ask the referee for a new one."); return; }
+  if (!response.ok) {
+    note.textContent = body.message || t("This pairing code cannot be used: ask the referee for a new one.");
+    if (!pairSecret) pairForm();
+    return;
+  }
   history.replaceState(null, "", "#token=" + encodeURIComponent(body.token));
   note.replaceChildren(el("span", {}, t("Show this code to the referee:")),
     el("strong", { id: "pair-code" }, body.code),
@@ -639,6 +665,7 @@ async function live() {
   soundSwitch();
   await mountScreen("/api/board");
   if (page !== "table" && token) scanFallback();
+  if (page === "play" && !token) pairForm();
   if (page === "referee") refereeTools();
   if (page === "play") playerTools();
   render(first);
