@@ -11,6 +11,7 @@ command exit 1 with the spec's sentence ("Skirmish has no table referee yet").
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import urllib.parse
@@ -504,18 +505,32 @@ def _repatch(files: list[Path], kit_path: str | None) -> None:
 @click.pass_context
 def games(ctx: click.Context, db: Path | None) -> None:
     """Stored games: list, show, export, import, delete."""
-    try:
-        ctx.obj = Store(db)
-    except StoreError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    ctx.call_on_close(ctx.obj.close)
+    ctx.obj = {"db": db}
+
+
+def _stored(command: Callable[..., None]) -> Callable[..., None]:
+    """A `games` subcommand given the open store; its `--db` is taken after the subcommand
+    too (`games list --db X`, as `games --db X list`)."""
+
+    def run(ctx: click.Context, /, db_here: Path | None, **kwargs: Any) -> None:
+        try:
+            store = Store(db_here or ctx.obj["db"])
+        except StoreError as exc:
+            click.echo(f"error: {exc}", err=True)
+            raise SystemExit(1) from None
+        ctx.call_on_close(store.close)
+        command(store, **kwargs)
+
+    functools.update_wrapper(run, command)  # its name, help and options
+    option = click.option("--db", "db_here", type=click.Path(path_type=Path, dir_okay=False),
+                          help="The games database (also accepted before the subcommand).")
+    return option(click.pass_context(run))
 
 
 @games.command("list")
+@_stored
 @click.option("--search", default="", help="Text to find in the game, players or date.")
 @click.option("--unfinished", is_flag=True, help="Only games still in progress.")
-@click.pass_obj
 def games_list(store: Store, search: str, unfinished: bool) -> None:
     """List stored games, newest first."""
     for row in store.games(search=search, unfinished=unfinished):
@@ -525,9 +540,9 @@ def games_list(store: Store, search: str, unfinished: bool) -> None:
 
 
 @games.command("show")
+@_stored
 @click.argument("game_id", type=int)
 @click.option("--role", default=PUBLIC, show_default=True, help="Whose view to show.")
-@click.pass_obj
 def games_show(store: Store, game_id: int, role: str) -> None:
     """Rebuild a stored game from its record and show where it stands."""
     from companion.record.session import Session
@@ -544,9 +559,9 @@ def games_show(store: Store, game_id: int, role: str) -> None:
 
 
 @games.command("export")
+@_stored
 @click.argument("game_id", type=int)
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.pass_obj
 def games_export(store: Store, game_id: int, file: Path) -> None:
     """Write a stored game as a record file (hash-chained and sealed)."""
     try:
@@ -564,10 +579,10 @@ def games_export(store: Store, game_id: int, file: Path) -> None:
 
 
 @games.command("import")
+@_stored
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--unchained", is_flag=True,
               help="Also take a record without hashes (hand-written): nothing shows it whole.")
-@click.pass_obj
 def games_import(store: Store, file: Path, unchained: bool) -> None:
     """Store a record file as a new game, once it replays cleanly and is whole (sealed).
 
@@ -590,9 +605,9 @@ def games_import(store: Store, file: Path, unchained: bool) -> None:
 
 
 @games.command("delete")
+@_stored
 @click.argument("game_id", type=int)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.pass_obj
 def games_delete(store: Store, game_id: int, yes: bool) -> None:
     """Delete a stored game (asks first)."""
     try:
@@ -608,7 +623,7 @@ def games_delete(store: Store, game_id: int, yes: bool) -> None:
 
 
 @games.command("repatch")
-@click.pass_obj
+@_stored
 def games_repatch(store: Store) -> None:
     """Re-run every stored game with today's rules; report games whose outcome changes."""
     changed = 0
@@ -736,6 +751,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     """
     from companion.live import TableOptions, frame_source
 
+    _check_port(host, port)  # before a game is stored that could not be served
     spec = _game(new_game) if new_game is not None else None
     at_table = camera is not None
     if spec is not None and at_table:
@@ -810,6 +826,20 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
                      table=table, broadcast=broadcast, public_url=base,
                      host_names=(named,) if named else ()))
+
+
+def _check_port(host: str, port: int) -> None:
+    """One clear error for a port that is taken (another `companion serve`, say)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            _fail(f"port {port} on {host} cannot be used ({exc.strerror}): is another "
+                  "companion serve running? Choose another with --port")
 
 
 def _public_url(given: str | None, host: str, port: int) -> str:
