@@ -744,10 +744,12 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
-    game of the default game at the table (with its table options, e.g. table knowledge) when
-    there is none. With --camera the companion watches the table and referees it, for any game
-    with a table referee (docs/referee.md); a new game then starts with the game's table
-    options, and --option adds to them or overrides them.
+    game of the default game when there is none. A new game is played at a real table: it
+    starts with the game's table options (e.g. table knowledge), and --option adds to them or
+    overrides them (--option knowledge=full for a game the companion deals itself). With
+    --camera the companion watches the table and referees it, for any game with a table
+    referee (docs/referee.md); without one, the referee's screen enters the draws and dice
+    and the players act on their phones.
     """
     from companion.live import TableOptions, frame_source
 
@@ -787,14 +789,14 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
                     session.release()
                     session = None
             if session is None:
-                spec, at_table = _game(DEFAULT_GAME), True  # the companion serves a table
+                spec = _game(DEFAULT_GAME)  # the companion serves a table
         elif game_id is not None:
             session = Session.resume(store, game_id, claim=True)
         if session is None:
             assert spec is not None
-            chosen = _pairs(options, _option_value)
-            if at_table:
-                chosen = {**spec.table_options, **chosen}
+            # A served game is played at a real table, watched or not (the tablet alone
+            # enters the draws): the game's table options, unless --option says otherwise.
+            chosen = {**spec.table_options, **_pairs(options, _option_value)}
             session = Session.start(store, spec.name, options=chosen, claim=True)
     except GameClaimed as exc:
         store.close()

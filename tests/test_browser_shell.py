@@ -189,3 +189,50 @@ def test_the_screens_switch_to_italian_and_the_table_shows_its_banner(pages, tmp
         assert pages.errors == []
     finally:
         table.close()
+
+
+def test_a_short_sekigahara_game_is_played_with_the_tablet_alone(pages, tmp_path):
+    """No camera, no reader (#18): the referee enters every bag draw with the pickers of what
+    the bag holds, and the players act on their phones in words; everything is recorded."""
+    from companion.record.session import Session
+    from companion.record.store import Store
+    from companion.web.hub import Hub
+
+    hub = Hub(Session.start(Store(tmp_path / "games.sqlite"), "sekigahara",
+                            options={"knowledge": "table"},
+                            players={"ishida": "Aiko", "tokugawa": "Kenji"}))
+    table = Served(hub)
+    try:
+        referee = pages.open(page_url(table, "referee", table.referee))
+        phones = {role: pages.open(page_url(table, "play", hub.tokens.issue(role)), "phone")
+                  for role in hub.roles}
+        draws = played = 0
+        while played < 6:
+            version = hub.version
+            if "chance" in hub.session.game.to_move():
+                form = referee.locator("#picks form").first
+                if draws == 0:
+                    shot(referee, "shell-tablet-referee-picks")
+                form.locator(".pick-random").click()
+                form.locator(".pick-enter").click()
+                assert "draws" in referee.locator("#confirm-text").inner_text()
+                referee.click("#confirm-yes")
+                draws += 1
+            else:
+                actor = next(r for r in hub.session.game.to_move() if r in phones)
+                phone = phones[actor]
+                phone.wait_for_selector(f"#version[data-version='{version}']",
+                                        state="attached", timeout=5000)
+                phone.locator("#options button.choice").first.click()
+                phone.click("#confirm-yes")
+                played += 1
+            referee.wait_for_selector(f"#version[data-version='{version + 1}']",
+                                      state="attached", timeout=5000)
+        entries = hub.session.entries
+        chance = [e for e in entries if e.action.role == "chance"]
+        assert len(chance) == draws >= 10 and {e.source for e in chance} == {"tablet"}
+        assert [e.source for e in entries if e.action.role in hub.roles] == ["phone"] * played
+        assert hub.alert is None and pages.errors == []
+        shot(phones["ishida"], "shell-phone-play-tablet-alone")
+    finally:
+        table.close()

@@ -163,9 +163,14 @@ def test_serve_option_overrides_a_table_option(tmp_path, monkeypatch):
     assert options["knowledge"] == "full"
 
 
-def test_serve_new_without_a_camera_keeps_the_rules_defaults(tmp_path, monkeypatch):
+def test_serve_new_without_a_camera_is_a_table_game_too(tmp_path, monkeypatch):
+    """A game served is a game at a real table, camera or not (#18: the tablet alone enters
+    the draws); full knowledge is asked for explicitly."""
     options, table = serve_options(tmp_path, monkeypatch, "--new", "sekigahara")
-    assert options["knowledge"] == "full" and table is None
+    assert options["knowledge"] == "table" and table is None
+    options, _ = serve_options(tmp_path, monkeypatch, "--new", "sekigahara",
+                               "--option", "knowledge=full")
+    assert options["knowledge"] == "full"
 
 
 def test_serve_with_nothing_to_resume_starts_the_default_game_at_the_table(tmp_path,

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import PUBLIC, REFEREE, Action, Alert, IllegalAction
+from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalAction
 from companion.i18n import DEFAULT, Translate, translator
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
@@ -204,6 +204,8 @@ class Hub:
                 "log": self.log.lines(role, lang,
                                       self._snapshots if role == REFEREE else set()),
                 "undo_request": self._undo_request_for(role, lang),
+                "picks": [p.to_json() for p in game.rules.picks(game.state, lang)]
+                if role == REFEREE and CHANCE in game.to_move() else [],
             }
 
     def _choices(self, legal: list[Action], role: str, lang: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from companion.engine.core.batch import Batch
 from companion.engine.core.errors import EngineError, IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.game import Game, Ply, chance_rng, fold
 from companion.engine.core.phases import PhaseTable, refuse_unknown_args
+from companion.engine.core.picks import Pick, PickField
 from companion.engine.core.rules import (
     CHANCE,
     PUBLIC,
@@ -40,6 +41,8 @@ __all__ = [
     "Option",
     "Outcome",
     "PhaseTable",
+    "Pick",
+    "PickField",
     "Playout",
     "Ply",
     "Proposal",

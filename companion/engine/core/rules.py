@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.engine.core.errors import IllegalAction, UnknownGame, UnknownRole
+from companion.engine.core.picks import Pick
 from companion.engine.core.values import Action, Event, Outcome, freeze
 
 __all__ = [
@@ -200,6 +201,12 @@ class Rules(ABC, Generic[S, K]):
         """Rule `rule` in one line of the project's own words, in `lang` (empty: none
         written). Shown beside a refusal's rule number and in the game log."""
         return ""
+
+    def picks(self, state: S, lang: str = "en") -> list[Pick]:
+        """The chance steps due now, as a referee enters them by hand when no camera or
+        reader decided them (`companion.engine.core.picks`): what can be drawn, in words.
+        Empty: nothing due, or the game lists its chance actions in `legal_actions`."""
+        return []
 
     def marks(self, state: S, action: Action) -> dict[str, Any]:
         """What a screen may mark on the board for `action` taken in `state`, for everyone

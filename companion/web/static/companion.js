@@ -507,6 +507,101 @@ function renderUndo(state) {
     el("p", {}, request.words), allow, decline);
 }
 
+function pickerField(field) {
+  // One argument of a chance step: selects of what can be drawn. Pieces of one face are
+  // interchangeable at the table, so each face is offered once and given distinct ids on entry.
+  const box = el("fieldset", { class: "pick-field", "data-field": field.name });
+  box.append(el("legend", {}, field.label));
+  const faces = new Map();
+  for (const option of field.options) {
+    if (!faces.has(option.words)) faces.set(option.words, []);
+    faces.get(option.words).push(option.value);
+  }
+  const select = (label) => {
+    const node = el("select", { "aria-label": label });
+    node.append(el("option", { value: "" }, "—"));
+    for (const [words, values] of faces) {
+      const shown = field.repeat || field.keys.length || values.length === 1 ? words : words + " (" + values.length + ")";
+      node.append(el("option", { value: words }, shown));
+    }
+    return node;
+  };
+  const rows = field.keys.length ? field.keys.map((k) => [k.key, k.words]) :
+    Array.from({ length: field.single ? 1 : field.count }, (_, n) => [String(n), field.label + " " + (n + 1)]);
+  for (const [key, label] of rows) {
+    const row = el("label", { class: "pick-row" });
+    if (field.keys.length) row.append(el("span", {}, label));
+    const node = select(label);
+    node.dataset.key = key;
+    row.append(node);
+    box.append(row);
+  }
+  box.read = () => {
+    // The chosen values, or an error in words.
+    const used = new Map();
+    const chosen = [];
+    for (const node of box.querySelectorAll("select")) {
+      if (!node.value) return { error: fill("Choose every value of {field}", { field: field.label }) };
+      const values = faces.get(node.value);
+      const n = used.get(node.value) || 0;
+      if (!field.repeat && n >= values.length) return { error: fill("{words} cannot be chosen that often", { words: node.value }) };
+      used.set(node.value, n + 1);
+      chosen.push([node.dataset.key, field.repeat ? values[0] : values[n], node.value]);
+    }
+    if (field.keys.length) return { value: Object.fromEntries(chosen.map(([k, v]) => [k, v])), words: chosen.map(([, , w]) => w) };
+    if (field.single) return { value: chosen[0][1], words: [chosen[0][2]] };
+    return { value: chosen.map(([, v]) => v), words: chosen.map(([, , w]) => w) };
+  };
+  box.random = () => {
+    const bag = [];
+    for (const [words, values] of faces) for (let n = 0; n < (field.repeat ? 1 : values.length); n += 1) bag.push(words);
+    for (const node of box.querySelectorAll("select")) {
+      const at = Math.floor(Math.random() * bag.length);
+      node.value = bag[at];
+      if (!field.repeat) bag.splice(at, 1);
+    }
+  };
+  return box;
+}
+
+function renderPicks(state) {
+  // The referee's screen, when no camera or reader decided a chance step: what was drawn
+  // or rolled at the table, entered with pickers of what can be drawn.
+  const box = panel("picks");
+  if (!box) return;
+  const picks = page === "referee" ? state.picks || [] : [];
+  show(box, picks.length > 0);
+  const key = JSON.stringify(picks);
+  if (box.dataset.key === key) return;  // keep what the referee is choosing
+  box.dataset.key = key;
+  box.replaceChildren(el("h2", {}, t("Enter what was drawn")));
+  for (const pick of picks.slice(0, 20)) {
+    const form = el("form", { class: "pick", "data-verb": pick.verb });
+    form.append(el("h3", {}, pick.title));
+    const fields = pick.fields.map(pickerField);
+    form.append(...fields);
+    const problem = el("p", { class: "pick-problem" });
+    const random = el("button", { type: "button", class: "pick-random" }, t("Fill at random"));
+    random.addEventListener("click", () => fields.forEach((f) => f.random()));
+    form.append(problem, el("button", { class: "pick-enter" }, t("Enter")), random);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const args = Object.assign({}, pick.fixed);
+      const said = [];
+      for (const [n, field] of fields.entries()) {
+        const read = field.read();
+        if (read.error) { problem.textContent = read.error; return; }
+        args[pick.fields[n].name] = read.value;
+        said.push(pick.fields[n].label + ": " + read.words.join(", "));
+      }
+      if (await confirmDialog(pick.title + " · " + said.join(" · "))) {
+        await act({ role: "chance", verb: pick.verb, args });
+      }
+    });
+    box.append(form);
+  }
+}
+
 function renderInputs(state) {
   const list = panel("inputs");
   if (!list) return;
@@ -530,6 +625,7 @@ function render(state) {
   renderOptions(state);
   renderLog(state);
   renderUndo(state);
+  renderPicks(state);
   if (page === "referee") renderReferee(state);
   if (screen) {
     try { screen.render(state); } catch (error) { console.error(error); }

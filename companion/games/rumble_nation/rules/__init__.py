@@ -26,11 +26,12 @@ from companion.engine.core import (
     Option,
     Outcome,
     PhaseTable,
+    Pick,
     Rules,
     register,
 )
 from companion.games.rumble_nation.kit import RumbleNationKit
-from companion.games.rumble_nation.rules import words
+from companion.games.rumble_nation.rules import picks, words
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.daimyo import decide_daimyo
 from companion.games.rumble_nation.rules.legal import candidates
@@ -185,6 +186,13 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
         return rng.choice(groups[group])
 
     # --- the rest of the interface ---------------------------------------------------------------
+
+    def picks(self, state: RNState, lang: str = "en") -> list[Pick]:
+        """The set-up or the dice due, as the referee enters them by hand (picks.py)."""
+        if CHANCE not in self.to_move(state):
+            return []
+        return picks.picks(self.kit, state, len(self.roles), bool(self.options["daimyo"]),
+                           lang)
 
     def say(self, state: RNState, action: Action, viewer: str, lang: str = "en") -> str:
         """Regions and cards as printed, soldiers by colour; a daimyo card named only to its

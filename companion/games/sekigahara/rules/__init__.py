@@ -22,11 +22,12 @@ from companion.engine.core import (
     Option,
     Outcome,
     PhaseTable,
+    Pick,
     Rules,
     register,
 )
 from companion.games.sekigahara.kit import SIDES, SekigaharaKit
-from companion.games.sekigahara.rules import legal, words
+from companion.games.sekigahara.rules import legal, picks, words
 from companion.games.sekigahara.rules.aftermath import (
     casualties_due,
     decide_casualties,
@@ -260,6 +261,10 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """One line of our own for the rule (or the rule it is part of), data/rule_summaries."""
         return words.rule_summary(rule, lang)
+
+    def picks(self, state: SekigaharaState, lang: str = "en") -> list[Pick]:
+        """The bag draws and deck draws due, as the referee enters them by hand (picks.py)."""
+        return picks.picks(self.ctx, state, lang)
 
     def marks(self, state: SekigaharaState, action: Action) -> dict[str, Any]:
         """A move's arrows, a retreat's arrow, the place of a fight or an arrival."""
