@@ -193,6 +193,47 @@ def test_a_table_publishes_only_under_its_own_topic(broker, dashboard):
             t.endswith("/t3/state")] == []
 
 
+def test_the_dashboard_may_only_ask_and_a_table_reads_only_its_own_requests(broker):
+    """The ACL decision (docs/broadcast.md): the dashboard writes nothing but resend requests,
+    a table never writes one, and a table reads only the requests addressed to it, whatever
+    it subscribes to. Checked against the real broker's ACLs, as each user."""
+    base = f"companion/{EVENT}/tables"
+    heard = {user: _listen_as(broker, user, f"{base}/+/requests") for user in ("t2", "t3")}
+    answers: dict[str, str] = {}
+    try:
+        for user, topic in ((DASHBOARD, f"{base}/t3/requests"), (DASHBOARD, f"{base}/t2/requests"),
+                            (DASHBOARD, f"{base}/t3/state"), (DASHBOARD, f"companion/{EVENT}/x"),
+                            ("t2", f"{base}/t3/requests"), ("t2", f"{base}/t2/requests")):
+            answers[f"{user} {topic}"] = _publish_as(broker, user, topic)
+        time.sleep(0.5)
+    finally:
+        for client, _messages in heard.values():
+            client.disconnect()
+            client.loop_stop()
+    assert answers == {
+        f"dashboard {base}/t3/requests": "Success", f"dashboard {base}/t2/requests": "Success",
+        f"dashboard {base}/t3/state": "Not authorized",
+        f"dashboard companion/{EVENT}/x": "Not authorized",
+        f"t2 {base}/t3/requests": "Not authorized", f"t2 {base}/t2/requests": "Not authorized",
+    }
+    assert heard["t3"][1] == [f"{base}/t3/requests"]  # the dashboard's request, and no other
+    assert heard["t2"][1] == [f"{base}/t2/requests"]
+
+
+def _listen_as(broker: Broker, user: str, topic: str) -> tuple[mqtt.Client, list[str]]:
+    """A client of `user` subscribed to `topic`; the topics of what the broker delivers it."""
+    topics: list[str] = []
+    subscribed = threading.Event()
+    client = parse_url(url(broker, user)).client(f"listen-{user}")
+    client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+    client.on_subscribe = lambda *_: subscribed.set()
+    client.on_message = lambda _c, _u, m: topics.append(m.topic)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    assert subscribed.wait(10)
+    return client, topics
+
+
 def _publish_as(broker: Broker, user: str, topic: str) -> str:
     """Publish one QoS 1 message as `user`; the broker's reason code for it."""
     done = threading.Event()
@@ -243,6 +284,70 @@ def test_the_table_plays_offline_and_broadcasts_once_the_broker_is_up(tmp_path):
     finally:
         publisher.stop()
         broker.stop()
+
+
+def _play_on(hub, actions: int, seed: int = 7) -> None:
+    """Record `actions` more actions at the table, as its players would."""
+    for step in range(actions):
+        game = hub.session.game
+        rng = chance_rng(seed, len(hub.session.entries) + step)
+        roles = game.to_move()
+        hub.act(REFEREE, game.rules.sample_chance(game.state, rng) if CHANCE in roles
+                else pick_action(game, roles, rng), "simulator")
+
+
+def _wait(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.002)
+
+
+def test_a_publisher_handed_messages_with_no_connection_still_drains(tmp_path):
+    """Issue 23's liveness bug: paho notices a lost connection on its own thread and tells the
+    publisher (`on_disconnect`) a moment later; a message handed to it in between came back
+    `MQTT_ERR_NO_CONN`, its `is_published()` raised for ever after, every later step of the
+    publisher failed on it, and the outbox never drained again. Here that moment is held open
+    (the broker dead, paho told, the publisher's `connected` set again as if not yet told)
+    while the table records; once the broker is back, the outbox must drain."""
+    hub = played_hub(tmp_path, "rumble_nation", actions=6)
+    broker = Broker.for_event(tmp_path / "broker", EVENT, PASSWORDS).start()
+    publisher = start_publisher(hub, url(broker, "t2"))
+    try:
+        assert publisher.wait_drained(20)
+        broker.kill()
+        _wait(lambda: not publisher.connected.is_set(), 10, "paho to see the broker die")
+        publisher.connected.set()  # the moment before on_disconnect, held open
+        _play_on(hub, 3)
+        _wait(lambda: publisher.figures["not_taken"] >= 1, 10,
+              "the publisher to hand an action to a client with no connection")
+        broker.start()
+        assert publisher.wait_drained(20), (publisher.outbox.pending(), publisher.figures)
+    finally:
+        publisher.stop()
+        broker.stop()
+
+
+@pytest.mark.slow
+def test_a_publisher_whose_broker_dies_with_messages_in_flight_still_drains(tmp_path):
+    """The same race, as it happens: a table with a whole game to send (a new broker is a
+    new channel: everything goes again) whose broker is killed the instant it connects, while
+    the publisher hands the client its messages; three times. Each time the broker comes
+    back, the outbox must drain. (Before the fix, 2 runs in 4 of this never drained.)"""
+    whole = played_hub(tmp_path, "sekigahara", actions=10_000)  # about 300 record lines
+    for attempt in range(3):
+        broker = Broker.for_event(tmp_path / f"b{attempt}", EVENT, PASSWORDS).start()
+        publisher = start_publisher(whole, url(broker, "t2"))
+        try:
+            _wait(publisher.connected.is_set, 10, "the publisher to connect")
+            broker.kill()  # while it hands the client its whole game
+            time.sleep(0.3)
+            broker.start()
+            assert publisher.wait_drained(20), (attempt, publisher.outbox.pending(),
+                                                publisher.figures)
+        finally:
+            publisher.stop()
+            broker.stop()
 
 
 def test_no_message_on_any_topic_carries_hidden_information(broker, dashboard, tmp_path):

@@ -32,12 +32,14 @@ ACTIONS = 70
 
 
 def _table(broker: Broker, folder: Path, index: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "companion.broadcast.simtable", "--broker",
-         f"127.0.0.1:{broker.port}", "--event", EVENT, "--folder", str(folder),
-         "--table", TABLES[index], "--actions", str(ACTIONS), "--pace", "0.08",
-         "--undo-every", "7", "--seed", str(index), "--linger", "120"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Its output goes to a file: a pipe nobody reads blocks a table that logs a lot.
+    with (folder / f"{TABLES[index]}.log").open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "companion.broadcast.simtable", "--broker",
+             f"127.0.0.1:{broker.port}", "--event", EVENT, "--folder", str(folder),
+             "--table", TABLES[index], "--actions", str(ACTIONS), "--pace", "0.08",
+             "--undo-every", "7", "--seed", str(index), "--linger", "120"],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
 
 
 def _recorded(folder: Path, table: str) -> int:
@@ -54,10 +56,6 @@ def _wait_until(condition, timeout: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 23 is open: under load a table's publisher sometimes never drains its outbox "
-    "within 120 s ('NOT drained'; 1 of 3 runs with three copies of this test in parallel, "
-    "1 of 1 in a loaded clean-clone CI run)"))
 def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp_path):
     passwords = {**{t: f"pw-{t}" for t in TABLES}, DASHBOARD: "pw-dashboard"}
     broker = Broker.for_event(tmp_path / "broker", EVENT, passwords).start()
@@ -65,10 +63,11 @@ def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp
     folder.mkdir()
     url = f"mqtt://{DASHBOARD}:pw-dashboard@127.0.0.1:{broker.port}/{EVENT}"
     db = tmp_path / "dashboard.sqlite"
-    dashboard = subprocess.Popen(
-        [sys.executable, "-m", "companion", "broadcast", url, "--db", str(db), "--host",
-         "127.0.0.1", "--port", str(free_port())], stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with (tmp_path / "dashboard.log").open("ab") as log:
+        dashboard = subprocess.Popen(
+            [sys.executable, "-m", "companion", "broadcast", url, "--db", str(db), "--host",
+             "127.0.0.1", "--port", str(free_port())], stdin=subprocess.DEVNULL,
+            stdout=log, stderr=log)
     tables = [_table(broker, folder, i) for i in range(len(TABLES))]
     try:
         everyone_past = lambda n: all(_recorded(folder, t) >= n for t in TABLES)  # noqa: E731
@@ -86,7 +85,10 @@ def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp
         broker.start()
         _wait_until(lambda: all((folder / f"{t}.done").exists() for t in TABLES), 150,
                     "every table to finish its game")
-        assert {(folder / f"{t}.done").read_text() for t in TABLES} == {"drained\n"}
+        # A table that did not drain says why: its outbox and its publisher's figures.
+        why = {t: (folder / f"{t}.diag").read_text() for t in TABLES
+               if (folder / f"{t}.diag").exists()}
+        assert {(folder / f"{t}.done").read_text() for t in TABLES} == {"drained\n"}, why
         store = BroadcastStore(db)
         channel = parse_url(f"mqtt://t@127.0.0.1:{broker.port}/{EVENT}").channel
         try:

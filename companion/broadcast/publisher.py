@@ -11,6 +11,13 @@ topic; the table answers from its outbox.
 A broker that refuses the table's credentials is an error at start (`check_broker`): a table
 never broadcasts to a broker it cannot authenticate to. A broker that cannot be reached is not:
 the table starts offline and connects when it can.
+
+Only a message paho took while connected is waited for. paho notices a lost connection on its
+own thread, and tells the publisher (`on_disconnect`) a moment later; a message handed to it in
+between comes back with `MQTT_ERR_NO_CONN`, and its `is_published()` raises for ever after, even
+once paho has sent it again. Counting on it wedged the publisher (issue 23: "NOT drained" under
+load). Such a message is not waited for: the next connection sends everything unacknowledged
+from the outbox again, as after any reconnection.
 """
 
 from __future__ import annotations
@@ -38,6 +45,10 @@ REFUSED = {"Bad user name or password", "Not authorized", "Banned", "Client iden
 
 MAX_RESEND = 500
 """The most messages one resend request may ask for (a dashboard asks again for the rest)."""
+
+MAX_ASKS = 16
+"""The most resend requests waiting to be answered: more are dropped (a dashboard asks again a
+second later), so that no flood on the request topic can grow a table's memory."""
 
 
 def _refused(reason: ReasonCode) -> bool:
@@ -102,6 +113,11 @@ class Publisher:
         self._resend: list[tuple[int, int]] = []
         self._state_due = True
         self._restart = True
+        self._connection = 0
+        """Counts the broker's CONNACKs: tells a stale `connected` from a new connection."""
+        self.figures = {"connections": 0, "sent": 0, "acked": 0, "not_taken": 0, "asked": 0}
+        """What the publisher did (the tests' and a diagnosis's): connections made, actions
+        handed to the client, acknowledged, not taken by it (no connection), requests."""
         self._thread = threading.Thread(target=self._run, name=f"broadcast-{self.topics.table}",
                                         daemon=True)
         self.client = url.client(f"table-{self.topics.table}")
@@ -164,8 +180,11 @@ class Publisher:
         client.subscribe(self.topics.requests, qos=1)
         # Everything unacknowledged goes again, in order, from the outbox (paho also sends
         # again what it had in flight: the dashboard drops the repeats).
-        self._restart = self._state_due = True
-        self.connected.set()
+        with self._lock:
+            self._restart = self._state_due = True
+            self._connection += 1
+            self.figures["connections"] += 1
+            self.connected.set()
         self._wake.set()
 
     def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, _r: Any, _p: Any) -> None:
@@ -191,7 +210,10 @@ class Publisher:
         if game_id != self.outbox.game_id or last < first:
             return
         with self._lock:
+            if len(self._resend) >= MAX_ASKS:
+                return
             self._resend.append((max(first, 1), min(last, first + MAX_RESEND - 1)))
+            self.figures["asked"] += 1
         self._wake.set()
 
     # --- the publishing thread ----------------------------------------------------------------
@@ -210,13 +232,29 @@ class Publisher:
     def _step(self) -> None:
         built = self.outbox.build()
         self._collect_acks()
-        if not self.connected.is_set():
+        with self._lock:
+            if not self.connected.is_set():
+                return  # the next on_connect sends everything again, and the state
+            connection = self._connection
+            due, self._state_due = self._state_due or built > 0, False
+            restart, self._restart = self._restart, False
+        if not self._send_unacked(restart) or not self._answer_requests():
+            self._lost_connection(connection, due)
             return
-        self._send_unacked()
-        self._answer_requests()
-        due, self._state_due = self._state_due or built > 0, False
-        if due:
-            self._publish(self.topics.state, json.dumps(self.outbox.state()), None, retain=True)
+        if due and not self._publish(self.topics.state, json.dumps(self.outbox.state()), None,
+                                     retain=True):
+            self._lost_connection(connection, due)
+
+    def _lost_connection(self, connection: int, state_due: bool) -> None:
+        """The client took no message: its connection is gone, and paho has not said so yet.
+
+        `connected` is cleared unless a new connection came in the meantime (whose
+        `on_connect` sends everything again anyway); the state is published on the next one.
+        """
+        with self._lock:
+            self._state_due = self._state_due or state_due
+            if self._connection == connection:
+                self.connected.clear()
 
     def _collect_acks(self) -> None:
         """Mark in the outbox what the broker acknowledged."""
@@ -224,32 +262,50 @@ class Publisher:
         if not done:
             return
         self._inflight = [(i, s) for i, s in self._inflight if not i.is_published()]
-        self.outbox.acked([seq for info, seq in done if info.mid not in self._refused_mids])
+        acked = [seq for info, seq in done if info.mid not in self._refused_mids]
+        self.outbox.acked(acked)
+        self.figures["acked"] += len(acked)
 
-    def _send_unacked(self) -> None:
-        """Every message not yet acknowledged and not yet sent on this connection, in order."""
-        if self._restart:
-            self._restart, self._sent, self._inflight = False, 0, []
+    def _send_unacked(self, restart: bool) -> bool:
+        """Every message not yet acknowledged and not yet sent on this connection, in order;
+        False if the client took one no more (it has no connection): the rest wait."""
+        if restart:
+            self._sent, self._inflight = 0, []
             self._refused_mids.clear()
         while True:
             batch = self.outbox.unacked(after=self._sent)
             if not batch:
-                return
+                return True
             for seq, payload in batch:
-                self._publish(self.topics.actions, payload, seq)
+                if not self._publish(self.topics.actions, payload, seq):
+                    return False
                 self._sent = seq
 
-    def _answer_requests(self) -> None:
+    def _answer_requests(self) -> bool:
         with self._lock:
             asked, self._resend = self._resend, []
         for first, last in asked:
             for _seq, payload in self.outbox.payloads(first, last):
-                self._publish(self.topics.actions, payload, None)
+                if not self._publish(self.topics.actions, payload, None):
+                    return False  # the dashboard asks again once it sees the table again
+        return True
 
-    def _publish(self, topic: str, payload: str, seq: int | None, retain: bool = False) -> None:
+    def _publish(self, topic: str, payload: str, seq: int | None, retain: bool = False) -> bool:
+        """Hand one message to the client; whether it took it on a live connection.
+
+        Only a message taken so is waited for (`seq`): one refused with `MQTT_ERR_NO_CONN` is
+        kept by paho for its next connection, but its `is_published()` raises for ever, and
+        the outbox sends it again on the next connection anyway.
+        """
         info = self.client.publish(topic, payload, qos=1, retain=retain)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            if seq is not None:
+                self.figures["not_taken"] += 1
+            return False
         if seq is not None:
             self._inflight.append((info, seq))
+            self.figures["sent"] += 1
+        return True
 
 
 def start_publisher(hub: Any, url_text: str) -> Publisher:

@@ -79,6 +79,10 @@ def play_table(url: str, folder: Path, table: str, game: str, actions: int, pace
         time.sleep(pace)
     times.close()
     drained = publisher.wait_drained(120)
+    if not drained:
+        (folder / f"{table}.diag").write_text(
+            f"outbox {publisher.outbox.built} built of {publisher.outbox.recorded()} recorded, "
+            f"{publisher.outbox.pending()} unacknowledged; {publisher.figures}\n")
     (folder / f"{table}.done").write_text("drained\n" if drained else "NOT drained\n")
     time.sleep(linger)
     publisher.stop()

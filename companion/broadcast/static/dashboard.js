@@ -89,7 +89,10 @@ function renderMessage(screen, about, message, log) {
   $("result").hidden = !result;
   const items = log.slice(-12).reverse().map((m) => {
     const li = el("li", { value: m.seq, class: m.kind, "data-seq": m.seq });
-    li.append(el("b", {}, m.action), el("span", {}, " " + m.words.join("; ")));
+    // The action, then what it did in two lines at most (the whole on hover): a phase's end
+    // alone can be twenty events, which would push every other action off the screen.
+    const detail = m.words.join("; ");
+    li.append(el("b", {}, m.action), el("span", { class: "words", title: detail }, detail));
     if (m.retracted) li.classList.add("retracted");
     return li;
   });
@@ -101,8 +104,18 @@ function retracted(messages) {
   return messages.map((m) => Object.assign({}, m, { retracted: gone.has(m.seq) }));
 }
 
+// A thumbnail draws the table's screen at a tablet's width, then scales all of it to fit its
+// frame: every game's screen is taller than the frame in its own way (a map and its panels,
+// a board and its players), and a cropped board would hide half the table.
+function fitThumbnail() {
+  const screen = $("screen");
+  const scale = Math.min(1, innerWidth / Math.max(screen.scrollWidth, 1), innerHeight / Math.max(screen.scrollHeight, 1));
+  screen.style.transform = "scale(" + scale + ")";
+}
+
 async function liveTable() {
   const table = document.body.dataset.table;
+  if (page === "thumb") new ResizeObserver(fitThumbnail).observe($("screen"));
   let state = null;
   let screen = null;
   let log = [];
