@@ -1,44 +1,94 @@
-// Rumble Nation's screen: the eleven regions as on the printed board (kit map: centres, land and
-// sea links), each with its castle's value and every player's soldiers as a large count in the
-// player's colour, the daimyo where they stand; the turn, the dice, the reserves, katana and the
-// castles won; the tactic cards on display and the daimyo cards as far as this role may see them.
-// Made to be read from across a table: large counts, and every colour also named (its initial on
-// the map, its name in the legend) and always in the same corner of a region, for colour-blind
-// players. The page shell mounts it (docs/web.md: "A game's screen"); the views it draws are
-// filtered on the server, so a daimyo card still face down never reaches another player's screen.
+// Rumble Nation's screen: the map board as the players know it (rulebook 4): the eleven regions at
+// their places on the printed map (kit map: centres, land and sea links, rule 4's thick lines),
+// each with its printed name, its large castle token's value (3 ②) and every player's soldiers
+// drawn as soldiers (meeples) in the player's colour with their count, the daimyo where they
+// stand (8). Land regions joined by land stand on one landmass; sea links cross the water,
+// dashed. Around it: the turn (whose, the dice as dice), the turn order, reserves, katana and the
+// castles won, the tactic cards on display (3 ③) and the daimyo cards as far as this role may
+// see them (face down until used, 8.3; the viewer's own face up for it alone).
+//
+// The last action in force is marked on the map (arrows and regions, `state.last.marks`); on a
+// player's phone or the referee's screen a tap on a region lists the choices that involve it, in
+// words, and a tap on one asks to confirm it (`shell.choose`). On the shared table screen
+// (page "table") everything that decides the turn is drawn large enough to read from 1.5 m, and
+// `banner(state)` gives the big line ("DEPLOYMENT · BLUE DEPLOYS").
+//
+// Colour-blind players: every colour is also named (its initial beside its soldiers, its name in
+// the players' box) and each player's soldiers keep the same corner of every region. The views
+// are filtered on the server: a daimyo card still face down never reaches another screen.
 
 const CSS = `
-#rn-board { width: 100%; height: auto; display: block; background: #dfe9ee; border-radius: .4rem; }
-#rn-board .link { stroke: #7a6a4f; stroke-width: 5; }
-#rn-board .link.sea { stroke: #3f7fbf; stroke-width: 4; stroke-dasharray: 10 7; }
-#rn-board .region rect.card { fill: #f7f1e1; stroke: #6b5a3c; stroke-width: 2; }
-#rn-board .region.gone rect.card { fill: #ece7dc; stroke-dasharray: 6 4; }
-#rn-board .region .name { font: 600 17px system-ui, sans-serif; fill: #2b2116; }
-#rn-board .castle rect { fill: #6b4f2a; }
+#rn-wrap { position: relative; }
+#rn-board { width: 100%; height: auto; display: block; background: #c9dde6; border-radius: .4rem; touch-action: pan-y; user-select: none; -webkit-user-select: none; }
+#rn-board.zoomed { touch-action: none; }
+#rn-board .bridge { stroke: #e9dcbc; stroke-linecap: round; }
+#rn-board .link { stroke: #5b4a30; stroke-width: 7; stroke-linecap: round; }
+#rn-board .link.sea { stroke: #2f6ea8; stroke-width: 5; stroke-dasharray: 12 9; }
+#rn-board .region .land { fill: #f3ead2; stroke: #7a6440; stroke-width: 2.5; }
+#rn-board .region.gone .land { fill: #e6e0d2; stroke-dasharray: 7 5; }
+#rn-board .region.can { cursor: pointer; }
+#rn-board .region.can .land { stroke: #2e7d32; stroke-width: 5; }
+#rn-board .region.marked .land { stroke: #e65100; stroke-width: 7; }
+#rn-board .region.open .land { fill: #fff8e1; }
+#rn-board .region:focus { outline: none; }
+#rn-board .region:focus-visible .land { stroke: #1565c0; stroke-width: 6; }
+#rn-board .region .name { font: 700 20px system-ui, sans-serif; fill: #2b2116; text-anchor: middle; }
+#rn-board .castle circle { fill: #6b4a22; stroke: #3a2610; stroke-width: 3; }
 #rn-board .castle text { font: 800 30px system-ui, sans-serif; fill: #fff; text-anchor: middle; }
-#rn-board .castle.gone rect { fill: none; stroke: #a89a80; stroke-width: 2; stroke-dasharray: 4 3; }
+#rn-board .castle.gone circle { fill: none; stroke: #a89a80; stroke-width: 2.5; stroke-dasharray: 5 4; }
 #rn-board .castle.gone text { fill: #a89a80; }
-#rn-board .castle-label { font: 12px system-ui, sans-serif; fill: #5a4a30; text-anchor: middle; }
-#rn-board .slot { fill: none; stroke: #d6ccb5; stroke-width: 1.5; stroke-dasharray: 3 3; }
-#rn-board .chip rect { stroke: #0006; stroke-width: 1.5; }
-#rn-board .chip .count { font: 800 34px system-ui, sans-serif; text-anchor: end; }
-#rn-board .chip .who { font: 700 14px system-ui, sans-serif; }
-#rn-board .chip .daimyo { font: 700 17px system-ui, sans-serif; }
-#rn-board .chip .daimyo.alone { font-size: 30px; text-anchor: end; }
+#rn-board .slot { fill: none; stroke: #d9cfb5; stroke-width: 1.5; stroke-dasharray: 3 3; }
+#rn-board .meeple { stroke: #000a; stroke-width: 2; stroke-linejoin: round; }
+#rn-board .daimyo-meeple .meeple { stroke: #b8860b; stroke-width: 4; }
+#rn-board .chip .count { font: 800 26px system-ui, sans-serif; text-anchor: middle; paint-order: stroke; stroke-width: 5px; stroke-linejoin: round; }
+#rn-board.table .chip .count { font-size: 33px; }
+#rn-board .chip .who { font: 700 13px system-ui, sans-serif; fill: #2b2116; paint-order: stroke; stroke: #f3ead2; stroke-width: 4px; stroke-linejoin: round; }
+#rn-board .chip .badge circle { fill: #f0c419; stroke: #5a4300; stroke-width: 1.5; }
+#rn-board .chip .badge text { font: 700 15px system-ui, sans-serif; fill: #3a2a00; text-anchor: middle; }
+#rn-board .chip .more rect { fill: #fff; stroke: #555; stroke-width: 1.5; }
+#rn-board .chip .more text { font: 700 14px system-ui, sans-serif; fill: #222; text-anchor: middle; }
+#rn-board .arrow { fill: none; stroke: #e65100; stroke-width: 9; stroke-linecap: round; opacity: .9; }
 #rn-board .box rect.frame { fill: #fffdf7; stroke: #6b5a3c; stroke-width: 2; }
-#rn-board .box .title { font: 700 18px system-ui, sans-serif; fill: #2b2116; }
-#rn-board .box .big { font: 800 30px system-ui, sans-serif; }
+#rn-board .box .title { font: 700 20px system-ui, sans-serif; fill: #2b2116; }
 #rn-board .box .text { font: 19px system-ui, sans-serif; fill: #2b2116; }
 #rn-board .box .head { font: 600 14px system-ui, sans-serif; fill: #5a4a30; text-anchor: middle; }
 #rn-board .box .num { font: 800 24px system-ui, sans-serif; fill: #2b2116; text-anchor: middle; }
-#rn-board .die rect { fill: #fff; stroke: #222; stroke-width: 2.5; }
-#rn-board .die text { font: 800 40px system-ui, sans-serif; fill: #111; text-anchor: middle; }
+#rn-board .box .pointer { font: 800 22px system-ui, sans-serif; fill: #e65100; }
+#rn-board .die rect { stroke: #0009; stroke-width: 2.5; }
+#rn-board .order .done { opacity: .45; }
 #rn-board .you rect.row { fill: #fff3c4; }
+#rn-board .player.active rect.row { fill: #ffe0b2; }
+#rn-board.table .box .title { font-size: 30px; }
+#rn-board.table .box .text { font-size: 28px; }
+#rn-board.table .box .head { font-size: 20px; }
+#rn-board.table .box .num { font-size: 34px; }
+#rn-board.table .box .pointer { font-size: 32px; }
+#rn-board.table .region .name { font-size: 24px; }
+#rn-board.phone .region .name { font-size: 25px; }
+#rn-board.phone .chip .count { font-size: 29px; }
+#rn-board.phone .chip .who { font-size: 15px; }
+#rn-board.phone .box .head { font-size: 15px; }
+#rn-board.phone .castle text { font-size: 34px; }
+#rn-board.phone .box .title { font-size: 25px; }
+#rn-board.phone .box .text { font-size: 24px; }
+#rn-board.phone .box .num { font-size: 28px; }
+#rn-zoom-reset { position: absolute; right: .4rem; top: .4rem; font-size: 1rem; }
+#rn-chooser { position: absolute; z-index: 5; width: min(22rem, 100%); max-height: 60vh; overflow: auto; background: #fff;
+  border: 2px solid #2e7d32; border-radius: .5rem; box-shadow: 0 4px 16px #0004; padding: .4rem .6rem; }
+#rn-chooser.sheet { position: fixed; left: 0; right: 0; bottom: 0; width: auto; max-height: 55vh; border-radius: .8rem .8rem 0 0; }
+#rn-chooser h3 { margin: .1rem 0 .3rem; font-size: 1.1rem; display: flex; justify-content: space-between; align-items: center; gap: .4rem; }
+#rn-chooser button.choice { display: block; width: 100%; text-align: left; font-size: 1rem; padding: .5rem .6rem; margin: .25rem 0; }
+#rn-chooser p { margin: .3rem 0; }
 .rn-panel { font-size: 1.1rem; }
-.rn-panel ul { margin: .2rem 0; padding-left: 1.2rem; }
-.rn-panel li { margin: .15rem 0; }
-.rn-swatch { display: inline-block; min-width: 2.2em; padding: 0 .3em; margin-right: .4em; border-radius: .25em;
+.rn-panel ul { margin: .2rem 0; padding-left: 0; list-style: none; }
+.rn-panel li { margin: .3rem 0; display: flex; align-items: center; gap: .4rem; flex-wrap: wrap; }
+.rn-swatch { display: inline-block; min-width: 2.2em; padding: 0 .3em; border-radius: .25em;
   text-align: center; font-weight: 700; border: 1px solid #0006; }
+.rn-card { display: inline-block; padding: .15rem .5rem; border-radius: .3rem; border: 2px solid #6b5a3c; background: #fffdf7; font-weight: 600; }
+.rn-card.back { background: repeating-linear-gradient(45deg, #5b3a1e, #5b3a1e 6px, #74502c 6px, #74502c 12px); color: #fff; border-color: #3a2610; }
+.rn-card.mine { border-color: #c60; background: #fff3e0; }
+.rn-panel li small { flex-basis: 100%; padding-left: .2rem; color: #5a4a30; }
+body[data-page="table"] .rn-panel { font-size: 1.25rem; }
 `;
 
 const COLOURS = {
@@ -46,38 +96,55 @@ const COLOURS = {
   black: ["#1b1b1b", "#fff"], green: ["#2e7d32", "#fff"], white: ["#f5f5f5", "#111"],
   purple: ["#6a1b9a", "#fff"], orange: ["#ef6c00", "#111"],
 };
+const COLOUR_NAMES = { red: "Red", blue: "Blue", yellow: "Yellow", black: "Black", green: "Green",
+  white: "White", purple: "Purple", orange: "Orange" };
 
-const CARD = { w: 194, h: 148 };        // a region, in the SVG's units
-const SLOT = { w: 62, h: 54, gap: 4 };  // one player's soldiers in a region
-const TURN_BOX = { w: 400, h: 196 };
-const ROW = 40;                         // a player's row in the players' box
-const WIDE = { x: 1300, y: 880 };       // the kit's fractions of the board, in the SVG's units
-const TALL = { x: 700, y: 1500 };       // the same on a phone held upright: Japan stretched down
-const GAP = 12;                         // the least room between two regions
+// A card's id said as its printed title (the Italian edition's: 5.1.2, 8.3; names, never
+// translated), word by word: the module names no card, so it can carry nobody's hidden card.
+const LOWER = new Set(["a", "di", "le"]);
+const LONG_VOWELS = { chosokabe: "Chōsokabe", mori: "Mōri", otomo: "Ōtomo", sorin: "Sōrin" };
 
-const LOWER = new Set(["a", "al", "da", "di", "del", "della", "e", "il", "la", "le", "lo"]);
+const PHASES = { setup: "Setting up", daimyo: "Daimyo cards", deployment: "Deployment", war: "War",
+  over: "The war is over" };
 
-function title(id) {
-  // A card's id as its printed title: "oltre_le_montagne" -> "Oltre le Montagne".
-  return String(id).split("_").map((w, i) => (i > 0 && LOWER.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
+const TILE = { w: 214, h: 164 };        // a region, in the SVG's units
+const SLOT = { w: 64, h: 62, gap: 4 };  // one player's soldiers in a region
+const WIDE = { x: 1150, y: 820 };       // the kit's fractions of the board, in the SVG's units
+const TALL = { x: 650, y: 1300 };       // the same on a phone held upright: Japan stretched down
+const GAP = 24;                         // the least room between two regions
+const SIZES = {
+  // The turn's box and the players' rows: larger on the shared table screen, read from 1.5 m.
+  normal: { turn: { w: 420, h: 206 }, row: 42, players: 440, die: 66, chip: 40, chipFont: 22 },
+  table: { turn: { w: 600, h: 330 }, row: 58, players: 600, die: 104, chip: 66, chipFont: 38 },
+  phone: { turn: { w: 420, h: 214 }, row: 46, players: 440, die: 70, chip: 44, chipFont: 26 },
+};
+const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+
+// A soldier meeple in a 50 x 56 box: head, arms out, legs apart.
+const MEEPLE = "M25 1a9.5 9.5 0 1 1 0 19a9.5 9.5 0 1 1 0-19z M15 21h20q14 2 14 10q0 4-5 4l-7-1 5 18q1 3-3 3h-9l-5-9"
+  + "-5 9h-9q-4 0-3-3l5-18-7 1q-5 0-5-4q0-8 14-10z";
+
+function paint(colour) { return COLOURS[colour] || ["#777", "#fff"]; }
+function sum(values) { return values.reduce((a, b) => a + b, 0); }
+function cardName(card) {
+  return String(card).split("_").map((w, i) => LONG_VOWELS[w] || (i > 0 && LOWER.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
+function fill(template, values) { return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
 
-function capital(word) { return word.charAt(0).toUpperCase() + word.slice(1); }
-
-function abbreviations(colours) {
-  // The shortest beginning of each colour's name that no other colour shares: R, Blu, Bla, Y.
+function abbreviations(names) {
+  // The shortest beginning of each colour's name that no other colour shares: R, Blu, Y, Bla.
   const found = {};
-  for (const colour of colours) {
+  const all = Object.values(names).map((n) => n.toLowerCase());
+  for (const [colour, name] of Object.entries(names)) {
+    const low = name.toLowerCase();
     let n = 1;
-    while (colours.some((other) => other !== colour && other.startsWith(colour.slice(0, n))) && n < colour.length) n += 1;
-    found[colour] = capital(colour.slice(0, n));
+    while (all.some((other) => other !== low && other.startsWith(low.slice(0, n))) && n < low.length) n += 1;
+    found[colour] = name.slice(0, n);
   }
   return found;
 }
-
-function paint(colour) { return COLOURS[colour] || ["#777", "#fff"]; }
-
-function sum(values) { return values.reduce((a, b) => a + b, 0); }
 
 // --- where things go ------------------------------------------------------------------------------
 
@@ -86,11 +153,14 @@ function overlap(a, b) {
   return [(a.w + b.w) / 2 + GAP - Math.abs(a.x - b.x), (a.h + b.h) / 2 + GAP - Math.abs(a.y - b.y)];
 }
 
-function layout(locations, fixed, spread) {
-  // Regions at their printed places, nudged apart until no two cards (nor a card and one of
-  // the fixed boxes) overlap: the same board for the same kit, every time.
-  const boxes = locations.map((loc) => ({ id: loc.id, x: loc.xy[0] * spread.x, y: loc.xy[1] * spread.y, w: CARD.w, h: CARD.h }));
-  for (let round = 0; round < 400; round += 1) {
+function layout(locations, fixed, spread, mapwise) {
+  // Regions at their printed places, pushed apart until no two (nor a region and one of the
+  // fixed boxes) overlap: each pair the shorter way or, `mapwise`, along the way they lie on
+  // the map (one north of the other apart north-south...); the same board for the same kit,
+  // every time.
+  const boxes = locations.map((loc) => ({ id: loc.id, x: loc.xy[0] * spread.x, y: loc.xy[1] * spread.y, w: TILE.w, h: TILE.h }));
+  const home = Object.fromEntries(boxes.map((b) => [b.id, { x: b.x, y: b.y }]));
+  for (let round = 0; round < 3000; round += 1) {
     let moved = false;
     for (let i = 0; i < boxes.length; i += 1) {
       for (const other of [...boxes.slice(i + 1), ...fixed]) {
@@ -99,13 +169,17 @@ function layout(locations, fixed, spread) {
         if (dx <= 0 || dy <= 0) continue;
         moved = true;
         const still = fixed.includes(other);
-        const share = still ? 1 : 0.5;
-        if (dx < dy) {
-          const sign = a.x < other.x || (a.x === other.x && a.id < other.id) ? -1 : 1;
+        const share = (still ? 1 : 0.5) * 1.02;
+        const from = home[a.id];
+        const to = still ? { x: other.x, y: other.y } : home[other.id];
+        const [mx, my] = [(to.x - from.x) / TILE.w, (to.y - from.y) / TILE.h];
+        const across = still || !mapwise ? dx < dy : Math.abs(mx) > Math.abs(my);
+        if (across) {
+          const sign = (still || mx === 0 ? a.x < other.x : mx > 0) ? -1 : 1;
           a.x += sign * dx * share;
           if (!still) other.x -= sign * dx * share;
         } else {
-          const sign = a.y < other.y || (a.y === other.y && a.id < other.id) ? -1 : 1;
+          const sign = (still || my === 0 ? a.y < other.y : my > 0) ? -1 : 1;
           a.y += sign * dy * share;
           if (!still) other.y -= sign * dy * share;
         }
@@ -116,100 +190,365 @@ function layout(locations, fixed, spread) {
   return Object.fromEntries(boxes.map((b) => [b.id, b]));
 }
 
-function corners(locations, players, spread) {
+function crowded(boxes) {
+  // Whether any two boxes still overlap.
+  return boxes.some((a, i) => boxes.slice(i + 1).some((b) => { const [dx, dy] = overlap(a, b); return dx > GAP && dy > GAP; }));
+}
+
+function faithful(locations, at, spread) {
+  // Whether the nudged regions keep the printed board's order: of two regions, the one
+  // clearly north (or west, where they lie east-west) of the other on the map stays so.
+  return locations.every((a, i) => locations.slice(i + 1).every((b) => {
+    const [dx, dy] = [(b.xy[0] - a.xy[0]) * spread.x, (b.xy[1] - a.xy[1]) * spread.y];
+    const [sx, sy] = [at[b.id].x - at[a.id].x, at[b.id].y - at[a.id].y];
+    if (Math.abs(dx) < TILE.w / 2 && Math.abs(dy) < TILE.h / 2) return true;  // nearly one place
+    return Math.abs(dx) >= Math.abs(dy) ? Math.sign(dx) === Math.sign(sx) : Math.sign(dy) === Math.sign(sy);
+  }));
+}
+
+function stack(locations, fixed, spread) {
+  // Where nudging cannot part them (a narrow phone): each region at its printed place across,
+  // taken north to south and moved down until it is clear of those above.
+  const placed = [...fixed];
+  const order = [...locations].sort((a, b) => a.xy[1] - b.xy[1] || a.xy[0] - b.xy[0]);
+  for (const loc of order) {
+    const box = { id: loc.id, x: loc.xy[0] * spread.x, y: loc.xy[1] * spread.y, w: TILE.w, h: TILE.h };
+    for (;;) {
+      const hit = placed.filter((other) => { const [dx, dy] = overlap(box, other); return dx > 0 && dy > 0; });
+      if (!hit.length) break;
+      box.y = Math.max(...hit.map((other) => other.y + (other.h + box.h) / 2 + GAP)) + 0.5;
+    }
+    placed.push(box);
+  }
+  return Object.fromEntries(placed.slice(fixed.length).map((b) => [b.id, b]));
+}
+
+function corners(locations, count, spread, size) {
   // The turn's box in the top-left and the players' box in the bottom-right: the sea, on the
   // printed board, where Japan leaves room.
   const xs = locations.map((l) => l.xy[0] * spread.x);
   const ys = locations.map((l) => l.xy[1] * spread.y);
-  const [left, top] = [Math.min(...xs) - CARD.w / 2, Math.min(...ys) - CARD.h / 2];
-  const [right, bottom] = [Math.max(...xs) + CARD.w / 2, Math.max(...ys) + CARD.h / 2];
-  const playersBox = { w: 430, h: 44 + ROW * players.length + 6 };
+  const [left, top] = [Math.min(...xs) - TILE.w / 2, Math.min(...ys) - TILE.h / 2];
+  const [right, bottom] = [Math.max(...xs) + TILE.w / 2, Math.max(...ys) + TILE.h / 2];
+  const players = { w: size.players, h: size.row + 10 + size.row * count + 8 };
   return {
-    turn: { id: "turn", x: left + TURN_BOX.w / 2, y: top + TURN_BOX.h / 2, w: TURN_BOX.w, h: TURN_BOX.h },
-    players: { id: "players", x: right - playersBox.w / 2, y: bottom - playersBox.h / 2, ...playersBox },
+    turn: { id: "turn", x: left + size.turn.w / 2, y: top + size.turn.h / 2, ...size.turn },
+    players: { id: "players", x: right - players.w / 2, y: bottom - players.h / 2, ...players },
   };
 }
 
-// --- drawing --------------------------------------------------------------------------------------
+function edge(box, dx, dy) {
+  // How far along (dx, dy) from a box's centre its border lies (in units of the vector).
+  const tx = dx ? box.w / 2 / Math.abs(dx) : Infinity;
+  const ty = dy ? box.h / 2 / Math.abs(dy) : Infinity;
+  return Math.min(tx, ty);
+}
+
+export function regionsOf(choice, view) {
+  // The regions a choice involves: where its soldiers come from and go to, the region it names;
+  // a deployment's region is the one whose castle is the pair's sum (5.1.1).
+  const a = choice.args || {};
+  const found = new Set();
+  const add = (r) => { if (typeof r === "string") found.add(r); };
+  if (choice.verb === "deploy" && Array.isArray(a.pair) && (view.dice || []).length) {
+    const total = (view.dice[a.pair[0]] || 0) + (view.dice[a.pair[1]] || 0);
+    for (const [region, value] of Object.entries(view.castles || {})) if (value === total) add(region);
+  }
+  add(a.from); add(a.to); add(a.region); add(a.daimyo);
+  if (Array.isArray(a.regions)) a.regions.forEach(add);
+  if (Array.isArray(a.moves)) a.moves.forEach((m) => add(m && m.to));
+  else if (a.moves && typeof a.moves === "object") Object.keys(a.moves).forEach(add);
+  if (Array.isArray(a.swaps)) a.swaps.forEach((s) => add(s && s.region));
+  if (choice.verb === "daimyo" && Array.isArray(a.moves)) add((view.daimyo_at || {})[choice.role]);
+  return found;
+}
+
+// --- mounting -------------------------------------------------------------------------------------
 
 export async function mount(shell) {
   const board = await shell.board();
   const { el } = shell;
+  const t = shell.t || ((s) => s);
   const players = shell.game.roles;
-  const short = abbreviations(players);
-  document.head.append(el("style", {}, CSS));
-  const spread = shell.main.clientWidth < 700 ? TALL : WIDE;
-  const fixed = corners(board.locations, players, spread);
-  const at = layout(board.locations, [fixed.turn, fixed.players], spread);
+  const narrow = shell.main.clientWidth < 700;
+  const table = shell.page === "table" && !narrow;  // a phone showing the table: as a phone
+  const size = table ? SIZES.table : narrow ? SIZES.phone : SIZES.normal;
+  const colourNames = Object.fromEntries(players.map((p) => [p, t(COLOUR_NAMES[p] || p)]));
+  const short = abbreviations(colourNames);
+  document.head.append(el("style", { id: "rn-style" }, CSS));
+  const spread = narrow ? TALL : WIDE;
+  let fixed = null;
+  let at = null;
+  search: for (const grow of [1, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.4]) {
+    // Where nudging cannot part the regions, or parts them out of the map's order, a little
+    // more sea between them.
+    const wider = { x: spread.x * grow, y: spread.y * grow };
+    for (const mapwise of [false, true]) {
+      fixed = corners(board.locations, players.length, wider, size);
+      at = layout(board.locations, [fixed.turn, fixed.players], wider, mapwise);
+      if (!crowded([...Object.values(at), fixed.turn, fixed.players]) && faithful(board.locations, at, wider)) break search;
+    }
+  }
+  if (crowded([...Object.values(at), fixed.turn, fixed.players])) {
+    at = stack(board.locations, [fixed.turn], spread);
+    const placed = Object.values(at);
+    const right = Math.max(...placed.map((b) => b.x + b.w / 2));
+    const bottom = Math.max(...placed.map((b) => b.y + b.h / 2));
+    Object.assign(fixed.players, { x: right - fixed.players.w / 2, y: bottom + GAP + fixed.players.h / 2 });
+  }
   const all = [...Object.values(at), fixed.turn, fixed.players];
-  const minX = Math.min(...all.map((b) => b.x - b.w / 2)) - 10;
-  const minY = Math.min(...all.map((b) => b.y - b.h / 2)) - 10;
-  const maxX = Math.max(...all.map((b) => b.x + b.w / 2)) + 10;
-  const maxY = Math.max(...all.map((b) => b.y + b.h / 2)) + 10;
-  const svg = el("svg", { id: "rn-board", viewBox: [minX, minY, maxX - minX, maxY - minY].join(" "),
-    role: "img", "aria-label": "the board of " + shell.game.title });
-  shell.main.append(svg);
+  const minX = Math.min(...all.map((b) => b.x - b.w / 2)) - 12;
+  const minY = Math.min(...all.map((b) => b.y - b.h / 2)) - 12;
+  const maxX = Math.max(...all.map((b) => b.x + b.w / 2)) + 12;
+  const maxY = Math.max(...all.map((b) => b.y + b.h / 2)) + 12;
+  const whole = { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
+  const wrap = el("div", { id: "rn-wrap" });
+  const svg = el("svg", { id: "rn-board", class: table ? "table" : narrow ? "phone" : "", viewBox: [whole.x, whole.y, whole.w, whole.h].join(" "),
+    role: "img", "aria-label": fill(t("The map of {game}"), { game: shell.game.title }) });
+  wrap.append(svg);
+  shell.main.append(wrap);
+  const defs = el("defs");
+  const head = el("marker", { id: "rn-head", viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" });
+  head.append(el("path", { d: "M0 0L10 5L0 10z", fill: "#e65100" }));
+  defs.append(head);
+  svg.append(defs);
+  // Land regions joined by land stand on one landmass: a broad band under each land link.
+  const bridges = el("g", { class: "bridges" });
+  const links = el("g", { class: "links" });
   for (const link of board.roads) {
     const [a, b] = [at[link.a], at[link.b]];
-    svg.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "link " + link.kind, "data-link": link.a + "-" + link.b }));
+    if (!a || !b) continue;
+    if (link.kind !== "sea") bridges.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "bridge", "stroke-width": 70 }));
+    links.append(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "link " + link.kind, "data-link": link.a + "-" + link.b }));
   }
-  const regions = Object.fromEntries(board.locations.map((loc) => [loc.id, drawRegion(svg, loc, at[loc.id], el)]));
-  const turnBox = drawBox(svg, fixed.turn, "turn", el);
-  const playersBox = drawBox(svg, fixed.players, "players", el);
+  svg.append(bridges, links);
+  const names = Object.fromEntries(board.locations.map((loc) => [loc.id, loc.name]));
+  const regions = Object.fromEntries(board.locations.map((loc) => [loc.id, drawRegion(svg, loc, at[loc.id], el, t)]));
+  const turnBox = el("g", { id: "rn-turn", class: "box" });
+  const playersBox = el("g", { id: "rn-players", class: "box" });
+  const marks = el("g", { id: "rn-marks" });
+  svg.append(turnBox, playersBox, marks);
   const panels = { you: shell.panel("rn-you", ""), tactics: shell.panel("rn-tactics", ""), daimyo: shell.panel("rn-daimyo", "") };
   for (const box of Object.values(panels)) box.classList.add("rn-panel");
-  const names = shell.game.players || {};
-  const draw = { el, players, short, names };
+  const people = shell.game.players || {};
+  const draw = { el, t, players, short, colourNames, people, size, table, names };
+  const zoom = zoomable(svg, whole, wrap, el, t);
+  const tapping = shell.page === "play" || shell.page === "referee";
+  let current = null;  // the last state rendered
+  const chooser = el("div", { id: "rn-chooser", role: "dialog" });
+  chooser.hidden = true;
+  wrap.append(chooser);
+  const close = () => {
+    chooser.hidden = true;
+    for (const group of Object.values(regions)) group.classList.remove("open");
+  };
+  const choose = (choice) => {
+    close();
+    if (shell.choose) return shell.choose(choice);
+    return shell.act({ text: choice.text });
+  };
+  const open = (region) => {
+    if (!current) return;
+    close();
+    const view = current.view || {};
+    const mine = (current.choices || []).filter((c) => c.words && regionsOf(c, view).has(region));
+    regions[region].classList.add("open");
+    const heading = el("h3", {}, names[region] + ((view.castles || {})[region] !== undefined ? " · " + fill(t("castle {value}"), { value: view.castles[region] }) : ""));
+    const shut = el("button", { type: "button", class: "close", "aria-label": t("Close") }, "✕");
+    shut.addEventListener("click", close);
+    heading.append(shut);
+    chooser.replaceChildren(heading);
+    chooser.setAttribute("data-region", region);
+    if (!mine.length) chooser.append(el("p", { class: "none" }, t("Nothing you may do here now.")));
+    for (const choice of mine) {
+      const button = el("button", { type: "button", class: "choice", "data-choice": String(choice.id) });
+      if (shell.page === "referee" && choice.role) button.append(swatch(el, choice.role, short[choice.role] || choice.role), document.createTextNode(" "));
+      button.append(document.createTextNode(choice.words));
+      button.addEventListener("click", () => choose(choice));
+      chooser.append(button);
+    }
+    place(chooser, regions[region], wrap);
+  };
+  if (tapping) {
+    for (const [id, group] of Object.entries(regions)) {
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      group.addEventListener("click", () => { if (!zoom.gesturing()) open(id); });
+      group.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(id); } });
+    }
+    document.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
+  }
   return {
     render(state) {
-      const view = state.view;
-      for (const loc of board.locations) renderRegion(regions[loc.id], loc, at[loc.id], view, draw);
-      renderTurn(turnBox, fixed.turn, view, draw);
+      const fresh = !current || current.version !== state.version;
+      current = state;
+      if (fresh) close();
+      const view = state.view || {};
+      const can = new Set();
+      if (tapping) for (const c of state.choices || []) if (c.words) for (const r of regionsOf(c, view)) can.add(r);
+      for (const loc of board.locations) renderRegion(regions[loc.id], loc, at[loc.id], view, draw, can.has(loc.id));
+      renderMarks(marks, state.last, at, regions, el);
+      renderTurn(turnBox, fixed.turn, view, state, draw);
       renderPlayers(playersBox, fixed.players, view, state.role, draw);
-      renderTactics(panels.tactics, view, el);
-      renderDaimyo(panels.daimyo, view, draw, shell);
+      renderTactics(panels.tactics, view, draw);
+      renderDaimyo(panels.daimyo, view, state.role, draw, shell);
       const mine = shell.page === "play" && shell.isPlayer(state.role);
       shell.show(panels.you, mine);
       if (mine) renderYou(panels.you, view, state.role, draw);
     },
+    banner(state) { return banner(state, draw); },
   };
 }
 
-function drawRegion(svg, loc, box, el) {
+function place(chooser, group, wrap) {
+  // Beside the tapped region; a sheet along the bottom on a phone.
+  chooser.hidden = false;
+  const narrow = window.innerWidth < 600;
+  chooser.classList.toggle("sheet", narrow);
+  if (narrow) { chooser.style.left = ""; chooser.style.top = ""; return; }
+  const outer = wrap.getBoundingClientRect();
+  const tile = group.getBoundingClientRect();
+  const width = chooser.offsetWidth;
+  const height = chooser.offsetHeight;
+  let left = Math.max(0, Math.min(tile.left - outer.left, outer.width - width));
+  let top = tile.bottom - outer.top + 6;
+  if (top + height > outer.height && tile.top - outer.top - height - 6 >= 0) top = tile.top - outer.top - height - 6;
+  if (top + height > outer.height) { top = Math.max(0, outer.height - height); left = Math.max(0, Math.min(tile.right - outer.left + 6, outer.width - width)); }
+  chooser.style.left = left + "px";
+  chooser.style.top = top + "px";
+}
+
+// --- pinch-zoom -----------------------------------------------------------------------------------
+
+function zoomable(svg, whole, wrap, el, t) {
+  // Two fingers zoom the map (down to a quarter of it), one finger pans it once zoomed; the
+  // button shows the whole map again. A tap that ended a gesture opens nothing.
+  const touches = new Map();
+  let box = { ...whole };
+  let start = null;
+  let moved = false;
+  const reset = el("button", { id: "rn-zoom-reset", type: "button" }, t("Whole map"));
+  reset.hidden = true;
+  wrap.append(reset);
+  const set = (next) => {
+    let w = Math.min(whole.w, Math.max(whole.w / 4, next.w));
+    let h = w * whole.h / whole.w;
+    let x = Math.min(whole.x + whole.w - w, Math.max(whole.x, next.x));
+    let y = Math.min(whole.y + whole.h - h, Math.max(whole.y, next.y));
+    box = w >= whole.w - 1 ? { ...whole } : { x, y, w, h };
+    ({ x, y, w, h } = box);
+    svg.setAttribute("viewBox", [x, y, w, h].join(" "));
+    const zoomed = w < whole.w - 1;
+    svg.classList.toggle("zoomed", zoomed);
+    reset.hidden = !zoomed;
+  };
+  reset.addEventListener("click", () => set(whole));
+  const centre = () => {
+    const [a, b] = [...touches.values()];
+    return b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) } : { x: a.x, y: a.y, d: 0 };
+  };
+  const begin = () => {
+    const rect = svg.getBoundingClientRect();
+    const c = centre();
+    start = { c, rect, box: { ...box }, count: touches.size };
+  };
+  svg.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (touches.size === 1) moved = false;
+    begin();
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!touches.has(event.pointerId) || !start) return;
+    touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const c = centre();
+    if (Math.hypot(c.x - start.c.x, c.y - start.c.y) > 8 || Math.abs(c.d - start.c.d) > 8) moved = true;
+    const { rect, box: from } = start;
+    const perPixel = from.w / rect.width;
+    let w = from.w;
+    if (touches.size >= 2 && start.count >= 2 && start.c.d > 0 && c.d > 0) w = from.w * start.c.d / c.d;
+    else if (from.w >= whole.w - 1) return;  // one finger on the whole map: the page scrolls
+    // The map point under the fingers' first centre stays under their centre now.
+    const px = from.x + (start.c.x - rect.left) * perPixel;
+    const py = from.y + (start.c.y - rect.top) * perPixel;
+    const scale = w / rect.width;
+    set({ x: px - (c.x - rect.left) * scale, y: py - (c.y - rect.top) * scale, w });
+    event.preventDefault();
+  });
+  const end = (event) => {
+    touches.delete(event.pointerId);
+    if (touches.size) begin(); else start = null;
+  };
+  for (const kind of ["pointerup", "pointercancel", "pointerleave"]) svg.addEventListener(kind, end);
+  svg.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey) return;  // a trackpad's pinch
+    event.preventDefault();
+    const rect = svg.getBoundingClientRect();
+    const perPixel = box.w / rect.width;
+    const px = box.x + (event.clientX - rect.left) * perPixel;
+    const py = box.y + (event.clientY - rect.top) * perPixel;
+    const w = box.w * Math.exp(event.deltaY / 200);
+    const scale = w / rect.width;
+    set({ x: px - (event.clientX - rect.left) * scale, y: py - (event.clientY - rect.top) * scale, w });
+  }, { passive: false });
+  return { gesturing: () => { const was = moved; moved = false; return was; } };
+}
+
+// --- the map --------------------------------------------------------------------------------------
+
+function drawRegion(svg, loc, box, el, t) {
   const group = el("g", { id: "region-" + loc.id, class: "region", "data-region": loc.id });
   const [x, y] = [box.x - box.w / 2, box.y - box.h / 2];
-  group.append(el("rect", { x, y, width: box.w, height: box.h, rx: 10, class: "card" }));
-  const name = el("text", { x: x + 10, y: y + 21, class: "name" }, loc.name);
-  if (loc.name.length > 14) { name.setAttribute("textLength", box.w - 20); name.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+  group.append(el("rect", { x, y, width: box.w, height: box.h, rx: 22, class: "land" }));
+  const name = el("text", { x: box.x, y: y + 24, class: "name" }, loc.name);
   group.append(name);
   const castle = el("g", { class: "castle", id: "castle-" + loc.id });
-  castle.append(el("rect", { x: x + 8, y: y + 34, width: 48, height: 48, rx: 6 }), el("text", { x: x + 32, y: y + 69 }));
-  group.append(castle, el("text", { x: x + 32, y: y + 100, class: "castle-label" }, "castle"));
-  group.append(el("g", { class: "soldiers" }));
+  castle.append(el("circle", { cx: x + 36, cy: y + 84, r: 28 }), el("text", { x: x + 36, y: y + 95 }));
+  castle.append(el("title", {}, t("large castle")));
+  group.append(castle, el("g", { class: "soldiers" }), el("title", { class: "about" }, loc.name));
   svg.append(group);
+  // A long printed name is squeezed to fit its region: labels never run into each other.
+  const room = box.w - 20;
+  if (name.getComputedTextLength && name.getComputedTextLength() > room) {
+    name.setAttribute("textLength", room);
+    name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
   return group;
 }
 
 function slotAt(box, index) {
   // Each player keeps the same corner of every region: its colour is found by place, too.
-  const x = box.x - box.w / 2 + 62 + (index % 2) * (SLOT.w + SLOT.gap);  // right of the castle
-  const y = box.y - box.h / 2 + 30 + Math.floor(index / 2) * (SLOT.h + SLOT.gap);  // below the name
+  const x = box.x - box.w / 2 + 72 + (index % 2) * (SLOT.w + SLOT.gap);  // right of the castle
+  const y = box.y - box.h / 2 + 32 + Math.floor(index / 2) * (SLOT.h + SLOT.gap);  // below the name
   return [x, y];
 }
 
-function renderRegion(group, loc, box, view, draw) {
-  const { el, players, short } = draw;
+function meeple(el, x, y, colour, scale, daimyo) {
+  const [fillColour] = paint(colour);
+  const g = el("g", { class: daimyo ? "daimyo-meeple" : "soldier-meeple", transform: `translate(${x} ${y}) scale(${scale})` });
+  g.append(el("path", { d: MEEPLE, class: "meeple", fill: fillColour, "fill-rule": "nonzero" }));
+  return g;
+}
+
+function renderRegion(group, loc, box, view, draw, can) {
+  const { el, t, players, short, colourNames } = draw;
   const value = (view.castles || {})[loc.id];
   const castle = group.querySelector(".castle");
   castle.setAttribute("class", value === undefined ? "castle gone" : "castle");
   castle.setAttribute("data-value", value === undefined ? "" : String(value));
   castle.querySelector("text").textContent = value === undefined ? "–" : String(value);
-  group.setAttribute("class", value === undefined && view.phase !== "setup" ? "region gone" : "region");
+  const classes = ["region"];
+  if (value === undefined && view.phase !== "setup") classes.push("gone");
+  if (can) classes.push("can");
+  if (group.classList.contains("open")) classes.push("open");
+  if (group.classList.contains("marked")) classes.push("marked");
+  group.setAttribute("class", classes.join(" "));
   const soldiers = (view.soldiers || {})[loc.id] || {};
   const extra = (view.reinforcements || {})[loc.id] || {};
   const daimyo = view.daimyo_at || {};
   const holder = group.querySelector(".soldiers");
   holder.replaceChildren();
+  const said = [loc.name + (value === undefined ? "" : " · " + fill(t("castle {value}"), { value }))];
   players.forEach((player, index) => {
     const [x, y] = slotAt(box, index);
     const count = soldiers[player] || 0;
@@ -219,151 +558,273 @@ function renderRegion(group, loc, box, view, draw) {
       holder.append(el("rect", { x, y, width: SLOT.w, height: SLOT.h, rx: 6, class: "slot" }));
       return;
     }
-    const [fill, ink] = paint(player);
+    const ink = paint(player)[1];
     const chip = el("g", { class: "chip", "data-where": loc.id, "data-side": player, "data-count": String(count),
       "data-daimyo": here ? "yes" : "no" });
-    chip.append(el("rect", { x, y, width: SLOT.w, height: SLOT.h, rx: 6, fill }));
-    chip.append(el("text", { x: x + 5, y: y + 16, class: "who", fill: ink }, short[player] + (more ? " +" + more : "")));
-    if (count || !here) chip.append(el("text", { x: x + SLOT.w - 5, y: y + SLOT.h - 6, class: "count", fill: ink }, String(count)));
+    chip.append(el("text", { x: x + 1, y: y + 12, class: "who" }, short[player]));
+    chip.append(meeple(el, x + 9, y + 2, player, 1.06, here && !count));
+    // The count on the soldier, haloed in his colour so that two digits read past his edges.
+    if (count) chip.append(el("text", { x: x + 35.5, y: y + 50, class: "count", fill: ink, stroke: paint(player)[0] }, String(count)));
     if (here) {
-      const alone = !count;  // the daimyo alone: a large star where the count would be
-      chip.append(el("text", alone ? { x: x + SLOT.w - 6, y: y + SLOT.h - 9, class: "daimyo alone", fill: ink }
-        : { x: x + SLOT.w - 19, y: y + 17, class: "daimyo", fill: ink }, "★"));
+      // The daimyo (8): a gold badge on its player's soldiers; alone, a gold-edged meeple.
+      const badge = el("g", { class: "badge" });
+      badge.append(el("circle", { cx: x + SLOT.w - 9, cy: y + 10, r: 10 }), el("text", { x: x + SLOT.w - 9, y: y + 15 }, "★"));
+      chip.append(badge);
     }
-    chip.append(el("title", {}, player + ": " + count + " soldier" + (count === 1 ? "" : "s")
-      + (here ? " and the daimyo" : "") + (more ? ", " + more + " reinforcements" : "")));
+    if (more) {
+      const tag = el("g", { class: "more" });
+      tag.append(el("rect", { x: x, y: y + SLOT.h - 20, width: 26, height: 19, rx: 4 }), el("text", { x: x + 13, y: y + SLOT.h - 5 }, "+" + more));
+      chip.append(tag);
+    }
+    const parts = [colourNames[player] + ": " + fill(count === 1 ? t("{n} soldier") : t("{n} soldiers"), { n: count })];
+    if (here) parts.push(t("the daimyo"));
+    if (more) parts.push(fill(t("{n} reinforcements"), { n: more }));
+    chip.append(el("title", {}, parts.join(", ")));
+    said.push(parts.join(", "));
     holder.append(chip);
   });
+  group.querySelector("title.about").textContent = said.join("; ");
 }
 
-function drawBox(svg, box, id, el) {
-  const group = el("g", { id: "rn-" + id, class: "box" });
-  svg.append(group);
-  return group;
+function renderMarks(layer, last, at, regions, el) {
+  // The last action in force: an arrow for each move, the regions it changed outlined.
+  layer.replaceChildren();
+  for (const group of Object.values(regions)) group.classList.remove("marked");
+  const marks = (last && last.marks) || {};
+  layer.setAttribute("data-seq", last ? String(last.seq) : "");
+  for (const place of marks.places || []) if (regions[place]) regions[place].classList.add("marked");
+  for (const pair of marks.arrows || []) {
+    const [a, b] = [at[pair[0]], at[pair[1]]];
+    if (!a || !b || a === b) continue;
+    const [dx, dy] = [b.x - a.x, b.y - a.y];
+    const from = edge(a, dx, dy) * 0.6;
+    const to = 1 - edge(b, dx, dy) * 0.6;
+    const [x1, y1, x2, y2] = [a.x + dx * from, a.y + dy * from, a.x + dx * to, a.y + dy * to];
+    // A slight bend, so an arrow never hides the link it follows.
+    const [mx, my] = [(x1 + x2) / 2 - dy * 0.12, (y1 + y2) / 2 + dx * 0.12];
+    layer.append(el("path", { d: `M${x1} ${y1}Q${mx} ${my} ${x2} ${y2}`, class: "arrow", "marker-end": "url(#rn-head)",
+      "data-from": pair[0], "data-to": pair[1] }));
+  }
 }
+
+// --- the turn and the players ---------------------------------------------------------------------
 
 function frame(group, box, el, heading) {
   const [x, y] = [box.x - box.w / 2, box.y - box.h / 2];
   group.replaceChildren(el("rect", { x, y, width: box.w, height: box.h, rx: 10, class: "frame" }));
-  if (heading) group.append(el("text", { x: x + 14, y: y + 26, class: "title" }, heading));
+  if (heading) group.append(el("text", { x: x + 14, y: y + 30 * (heading.big ? 1.35 : 1), class: "title" }, heading.text));
   return [x, y];
 }
 
-function chip(el, colour, label, x, y, w, h) {
-  const [fill, ink] = paint(colour);
-  const g = el("g", { class: "chip" });
-  g.append(el("rect", { x, y, width: w, height: h, rx: 6, fill }));
-  g.append(el("text", { x: x + w / 2, y: y + h / 2 + 7, fill: ink, "text-anchor": "middle", style: "font: 700 19px system-ui, sans-serif" }, label));
+function chip(el, colour, label, x, y, w, h, size) {
+  const [fillColour, ink] = paint(colour);
+  const g = el("g", { class: "chip", "data-colour": colour });
+  g.append(el("rect", { x, y, width: w, height: h, rx: 6, fill: fillColour, stroke: "#0006", "stroke-width": 1.5 }));
+  const text = el("text", { x: x + w / 2, y: y + h / 2 + size * 0.36, fill: ink, "text-anchor": "middle", style: `font: 700 ${size}px system-ui, sans-serif` }, label);
+  g.append(text);
   return g;
 }
 
-const PHASES = { setup: "Setting up", daimyo: "Choosing daimyo cards", deployment: "Deployment", over: "The war is over" };
+function die(el, value, x, y, side, colour) {
+  // A die as a die: its pips, in the player's colour (each player rolls his own three, 3 ⑤).
+  const [face, ink] = paint(colour);
+  const g = el("g", { class: "die", "data-value": String(value) });
+  g.append(el("rect", { x, y, width: side, height: side, rx: side * 0.16, fill: face }));
+  const step = side * 0.27;
+  for (const [i, j] of PIPS[value] || []) g.append(el("circle", { cx: x + side / 2 + i * step, cy: y + side / 2 + j * step, r: side * 0.09, fill: ink }));
+  if (!PIPS[value]) g.append(el("text", { x: x + side / 2, y: y + side * 0.65, fill: ink, "text-anchor": "middle", style: `font: 800 ${side * 0.5}px system-ui` }, String(value)));
+  g.append(el("title", {}, String(value)));
+  return g;
+}
 
-function renderTurn(group, box, view, draw) {
-  const { el, names } = draw;
-  const [x, y] = frame(group, box, el, PHASES[view.phase] || title(view.phase || ""));
+function whoLabel(player, draw) {
+  const { colourNames, people } = draw;
+  return colourNames[player] + (people[player] ? " · " + people[player] : "");
+}
+
+function acting(view, state) {
+  return view.active || (state.to_move || []).find((r) => r !== "chance") || null;
+}
+
+function renderTurn(group, box, view, state, draw) {
+  const { el, t, size, table, players } = draw;
+  const [x, y] = frame(group, box, el, { text: t(PHASES[view.phase] || String(view.phase || "")), big: table });
   group.setAttribute("data-phase", view.phase || "");
+  group.removeAttribute("data-active");
+  const line = table ? 44 : 30;
+  const labelX = x + 14;
+  const valueX = x + (table ? 170 : 110);
+  const valueW = box.w - (valueX - x) - 14;
   if (view.outcome) {
     const winner = view.outcome.winner;
-    group.append(el("text", { x: x + 14, y: y + 64, class: "text" }, "Winner:"));
-    if (winner) group.append(chip(el, winner, capital(winner) + (names[winner] ? " · " + names[winner] : ""), x + 100, y + 40, 280, 38));
-    group.append(el("text", { x: x + 14, y: y + 110, class: "text" }, "Castles taken, by value:"));
-    group.append(el("text", { x: x + 14, y: y + 140, class: "text" }, view.outcome.termination.replace(/^castles: /, "")));
+    group.append(el("text", { x: labelX, y: y + line + 44, class: "text" }, winner ? t("Winner:") : t("A draw")));
+    if (winner) group.append(chip(el, winner, whoLabel(winner, draw), valueX, y + line + 12, valueW, size.chip, size.chipFont));
+    const won = view.won || {};
+    const ranked = players.filter((p) => (won[p] || []).length).sort((a, b) => sum(won[b]) - sum(won[a]));
+    group.append(el("text", { x: labelX, y: y + line + size.chip + 56, class: "text" },
+      t("Castles taken:") + " " + ranked.map((p) => draw.short[p] + " " + sum(won[p])).join(" · ")));
     return;
   }
-  if (view.active) {
-    group.setAttribute("data-active", view.active);
-    group.append(el("text", { x: x + 14, y: y + 66, class: "text" }, "To play:"));
-    group.append(chip(el, view.active, capital(view.active) + (names[view.active] ? " · " + names[view.active] : ""), x + 100, y + 40, 280, 38));
+  const active = acting(view, state);
+  const chipY = y + line + 12;
+  if (active) {
+    group.setAttribute("data-active", active);
+    group.append(el("text", { x: labelX, y: chipY + size.chip / 2 + (table ? 10 : 7), class: "text" }, t("To play:")));
+    group.append(chip(el, active, whoLabel(active, draw), valueX, chipY, valueW, size.chip, size.chipFont));
   }
   const dice = view.dice || [];
   group.setAttribute("data-dice", dice.join(","));
-  if (!dice.length) {
-    group.append(el("text", { x: x + 14, y: y + 130, class: "text" }, view.phase === "deployment" ? "Dice: not rolled yet" : ""));
-    return;
+  const diceY = chipY + size.chip + (table ? 18 : 14);
+  if (view.phase === "deployment") {
+    group.append(el("text", { x: labelX, y: diceY + size.die / 2 + (table ? 10 : 7), class: "text" }, dice.length ? t("Dice:") : t("Dice: not rolled yet")));
   }
-  group.append(el("text", { x: x + 14, y: y + 140, class: "text" }, "Dice:"));
-  dice.forEach((value, index) => {
-    const die = el("g", { class: "die", "data-die": String(index) });
-    die.append(el("rect", { x: x + 90 + index * 84, y: y + 94, width: 68, height: 68, rx: 10 }));
-    die.append(el("text", { x: x + 124 + index * 84, y: y + 143 }, String(value)));
-    group.append(die);
+  dice.forEach((value, index) => group.append(die(el, value, valueX + index * (size.die + 18), diceY, size.die, active || "white")));
+  if (table) renderOrder(group, x, y + box.h - 52, box.w, view, active, draw);
+}
+
+function renderOrder(group, x, y, width, view, active, draw) {
+  // The turn order, clockwise (5.1): whose turn is next, who has his katana and is done.
+  const { el, t, players, short } = draw;
+  const order = el("g", { class: "order" });
+  order.append(el("text", { x: x + 14, y: y + 32, class: "text" }, t("Order:")));
+  const w = Math.min(96, (width - 170 - 14) / players.length - 8);
+  players.forEach((player, index) => {
+    const katana = (view.katana || {})[player];
+    const cx = x + 170 + index * (w + 8);
+    const g = chip(el, player, short[player] + (katana ? " " + katana : ""), cx, y + 2, w, 42, 24);
+    if (katana) g.setAttribute("class", "chip done");
+    if (player === active) g.append(el("rect", { x: cx - 4, y: y - 2, width: w + 8, height: 50, rx: 8, fill: "none", stroke: "#e65100", "stroke-width": 4 }));
+    order.append(g);
   });
+  group.append(order);
 }
 
 function renderPlayers(group, box, view, role, draw) {
-  const { el, players, short, names } = draw;
-  const [x, y] = frame(group, box, el, "Players");
-  const columns = [["reserve", 250], ["katana", 320], ["castles", 390]];
-  for (const [head, cx] of columns) group.append(el("text", { x: x + cx, y: y + 26, class: "head" }, head));
+  const { el, t, players, short, size, table } = draw;
+  const [x, y] = frame(group, box, el, { text: t("Players"), big: table });
+  const at = table ? [360, 450, 540] : [250, 333, 405];
+  const columns = [[t("reserve"), at[0]], [t("katana"), at[1]], [t("castles"), at[2]]];
+  const keys = ["reserve", "katana", "castles"];
+  for (const [head, cx] of columns) group.append(el("text", { x: x + cx, y: y + size.row - 12, class: "head" }, head));
+  const active = view.active;
   players.forEach((player, index) => {
-    const top = y + 40 + index * ROW;
-    const row = el("g", { class: "player" + (player === role ? " you" : ""), "data-player": player });
-    row.append(el("rect", { x: x + 4, y: top, width: box.w - 8, height: ROW - 2, rx: 6, class: "row", fill: "none" }));
-    row.append(chip(el, player, short[player], x + 12, top + 4, 52, ROW - 10));
-    const name = el("text", { x: x + 74, y: top + 27, class: "text" }, capital(player) + (names[player] ? " · " + names[player] : ""));
-    if (name.textContent.length > 15) { name.setAttribute("textLength", 140); name.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    const top = y + size.row + 4 + index * size.row;
+    const classes = ["player"];
+    if (player === role) classes.push("you");
+    if (player === active && !view.outcome) classes.push("active");
+    const row = el("g", { class: classes.join(" "), "data-player": player });
+    row.append(el("rect", { x: x + 4, y: top, width: box.w - 8, height: size.row - 2, rx: 6, class: "row", fill: "none" }));
+    if (classes.includes("active")) row.append(el("text", { x: x + 8, y: top + size.row * 0.68, class: "pointer" }, "▶"));
+    const chipW = table ? 78 : 54;
+    row.append(chip(el, player, short[player], x + (table ? 36 : 26), top + 5, chipW, size.row - 12, table ? 26 : 18));
+    const nameX = x + (table ? 36 : 26) + chipW + 10;
+    const name = el("text", { x: nameX, y: top + size.row * 0.66, class: "text" }, whoLabel(player, draw));
     row.append(name);
     const won = (view.won || {})[player] || [];
     const katana = (view.katana || {})[player];
     const reserve = (view.reserve || {})[player];
     const values = [reserve ?? "", katana ?? "–", won.length ? sum(won) : "0"];
-    columns.forEach(([head, cx], i) => row.append(el("text", { x: x + cx, y: top + 28, class: "num", "data-key": head }, String(values[i]))));
+    columns.forEach(([, cx], i) => row.append(el("text", { x: x + cx, y: top + size.row * 0.7, class: "num", "data-key": keys[i] }, String(values[i]))));
     group.append(row);
+    const room = columns[0][1] - 40 - nameX + x;
+    if (name.getComputedTextLength && name.getComputedTextLength() > room) {
+      name.setAttribute("textLength", room);
+      name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   });
 }
 
-function renderTactics(box, view, el) {
+// --- the panels -----------------------------------------------------------------------------------
+
+function renderTactics(box, view, draw) {
+  const { el, t } = draw;
   const cards = view.tactics || [];
-  box.replaceChildren(el("h2", {}, "Tactic cards on display"));
+  box.replaceChildren(el("h2", {}, t("Tactic cards on display")));
   const list = el("ul", { id: "rn-tactic-list" });
-  for (const card of cards) list.append(el("li", { "data-card": card }, title(card)));
-  box.append(cards.length ? list : el("p", {}, "none left"));
+  for (const card of cards) {
+    const item = el("li", { "data-card": card });
+    item.append(el("span", { class: "rn-card" }, cardName(card)));
+    list.append(item);
+  }
+  box.append(cards.length ? list : el("p", {}, t("none left")));
 }
 
 function swatch(el, colour, label) {
-  const [fill, ink] = paint(colour);
+  const [fillColour, ink] = paint(colour);
   const span = el("span", { class: "rn-swatch" }, label);
-  span.style.background = fill;
+  span.style.background = fillColour;
   span.style.color = ink;
   return span;
 }
 
-function renderDaimyo(box, view, draw, shell) {
-  const { el, players, short } = draw;
+function renderDaimyo(box, view, role, draw, shell) {
+  // Each player's daimyo card (8.3): face down until used; this role's own face up for it alone
+  // (the view carries it only to its owner and the referee).
+  const { el, t, players, short, colourNames } = draw;
   const chosen = view.daimyo_chosen || [];
   const at = view.daimyo_at || {};
-  const used = view.daimyo_used || [];
-  const inPlay = chosen.length || Object.keys(at).length;
+  const cards = view.daimyo_cards || {};
+  const inPlay = chosen.length || Object.keys(at).length || Object.keys(cards).length;
   shell.show(box, Boolean(inPlay));
   if (!inPlay) return;
-  box.replaceChildren(el("h2", {}, "Daimyo"));
+  box.replaceChildren(el("h2", {}, t("Daimyo")));
   const list = el("ul");
   for (const player of players) {
-    const card = (view.daimyo_cards || {})[player];
-    const where = at[player];
+    const card = cards[player];
     const item = el("li", { "data-player": player });
     item.append(swatch(el, player, short[player]));
-    const parts = [card ? "card: " + title(card) : (chosen.includes(player) ? "card face down" : "no card yet")];
-    if (used.includes(player)) parts.push("used");
-    parts.push(where ? "★ daimyo on the map" : "daimyo in reserve");
-    item.append(document.createTextNode(parts.join(" · ")));
+    item.append(el("span", {}, colourNames[player]));
+    if (card) {
+      const mine = player === role;
+      const attrs = { class: "rn-card" + (mine ? " mine" : ""), "data-card": card };
+      if (mine) attrs.id = "rn-your-daimyo";
+      item.append(el("span", attrs, cardName(card)));
+      if (mine && role !== "referee") item.append(el("small", {}, t("(yours)")));
+    } else if (chosen.includes(player)) {
+      item.append(el("span", { class: "rn-card back" }, t("face down")));
+    } else {
+      item.append(el("small", {}, t("no card yet")));
+    }
+    item.append(el("small", {}, at[player] ? "★ " + fill(t("on the map, in {region}"), { region: draw.names[at[player]] || at[player] }) : t("daimyo in reserve")));
     list.append(item);
   }
   box.append(list);
 }
 
 function renderYou(box, view, role, draw) {
-  const { el, short } = draw;
-  box.replaceChildren(el("h2", {}, "You"));
+  const { el, t, short, colourNames } = draw;
+  box.replaceChildren(el("h2", {}, t("You")));
   const line = el("p");
-  line.append(swatch(el, role, short[role]), document.createTextNode(capital(role)));
+  line.append(swatch(el, role, short[role]), document.createTextNode(" " + colourNames[role]));
   box.append(line);
-  const reserve = (view.reserve || {})[role];
-  const regions = Object.entries(view.soldiers || {}).filter(([, p]) => p[role]).length;
-  box.append(el("p", {}, (reserve ?? 0) + " soldiers in reserve; soldiers in " + regions + " region" + (regions === 1 ? "" : "s")));
+  const reserve = (view.reserve || {})[role] ?? 0;
+  const regions = Object.values(view.soldiers || {}).filter((p) => p[role]).length;
+  box.append(el("p", {}, fill(reserve === 1 ? t("{n} soldier in reserve") : t("{n} soldiers in reserve"), { n: reserve })
+    + "; " + fill(regions === 1 ? t("soldiers in {n} region") : t("soldiers in {n} regions"), { n: regions })));
   const card = (view.daimyo_cards || {})[role];
-  if (card) box.append(el("p", { id: "rn-your-daimyo" }, "Your daimyo card: " + title(card)));
+  if (card) {
+    const p = el("p", {}, t("Your daimyo card:") + " ");
+    p.append(el("span", { class: "rn-card mine" }, cardName(card)));
+    box.append(p);
+  }
   const won = (view.won || {})[role] || [];
-  if (won.length) box.append(el("p", {}, "Castles taken: " + won.join(" + ") + " = " + sum(won)));
+  if (won.length) box.append(el("p", {}, t("Castles taken:") + " " + won.join(" + ") + " = " + sum(won)));
+}
+
+// --- the table's banner ---------------------------------------------------------------------------
+
+function banner(state, draw) {
+  // The big line on the shared table screen: the phase and what the player to act does now.
+  const { t, colourNames } = draw;
+  const view = state.view || {};
+  const phase = t(PHASES[view.phase] || String(view.phase || ""));
+  const active = acting(view, state);
+  const who = active ? (colourNames[active] || active) : "";
+  let doing = "";
+  if (view.outcome) doing = view.outcome.winner ? fill(t("{who} wins"), { who: colourNames[view.outcome.winner] || view.outcome.winner }) : t("A draw");
+  else if (state.paused) doing = t("Paused");
+  else if (view.phase === "daimyo" && who) doing = fill(t("{who} chooses a daimyo card"), { who });
+  else if (view.phase === "deployment" && who) doing = fill((view.dice || []).length ? t("{who} deploys") : t("{who} rolls the dice"), { who });
+  else if (who) doing = fill(t("{who} to play"), { who });
+  return [phase, doing].filter(Boolean).join(" · ").toLocaleUpperCase(state.lang || undefined);
 }
