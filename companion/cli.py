@@ -819,7 +819,9 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
     store.close()
     token = referee_token or referee_token_kept()
-    base = _public_url(public_url, host, port)
+    saved = _saved_settings()
+    base = _public_url(public_url or saved.public_url, host, port)
+    broadcast = broadcast or saved.broadcast
     click.echo(f"game {game_id}: table display at {base}/")
     click.echo(f"referee screen:  {base}/referee#token={token}")
     if broadcast is not None:
@@ -857,6 +859,74 @@ def _public_url(given: str | None, host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
+def _saved_settings() -> Any:
+    """The table's settings from `companion setup`; a broken file is named (exit 1)."""
+    from companion.settings import SettingsError, load_settings
+
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        _fail(f"{exc} (fix or delete it, or run companion setup again)")
+
+
+@main.command("setup")
+@click.option("--public-url", metavar="URL",
+              help="Where the phones reach this table (default: http://LAN-ADDRESS:PORT).")
+@click.option("--port", default=8000, show_default=True, help="The port serve listens on.")
+@click.option("--broadcast", metavar="URL",
+              help="Publish every game to a tournament broadcast: "
+              "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
+@click.option("--no-broadcast", is_flag=True, help="Stop publishing to a broadcast.")
+@click.option("--yes", is_flag=True, help="Ask nothing: keep what is not given.")
+def setup_command(public_url: str | None, port: int, broadcast: str | None,
+                  no_broadcast: bool, yes: bool) -> None:
+    """First-run set-up of this table: the address the phones use, the referee's link, and
+    the tournament broadcast. Saved in the user's data folder (settings.yaml) for every
+    `companion serve` after; serve's own options still win.
+
+    Asks for what is not given (Enter keeps the value shown); --yes asks nothing.
+    """
+    from companion.settings import Settings, SettingsError, save_settings
+
+    saved = _saved_settings()
+    ask = not yes and sys.stdin.isatty()
+    found = f"http://{lan_address()}:{port}"
+    if public_url is None and ask:
+        public_url = click.prompt("Where do the phones reach this table?",
+                                  default=saved.public_url or found)
+    public_url = public_url or saved.public_url or found
+    if no_broadcast:
+        broadcast = None
+    elif broadcast is None and ask:
+        broadcast = click.prompt("Tournament broadcast (mqtt://TABLE:PASSWORD@HOST:PORT/EVENT,"
+                                 " or - for none)", default=saved.broadcast or "-")
+        broadcast = None if broadcast.strip() in ("", "-") else broadcast.strip()
+    elif broadcast is None:
+        broadcast = saved.broadcast
+    try:
+        chosen = Settings(public_url=public_url, broadcast=broadcast)
+    except ValueError as exc:
+        _fail(f"setup: {exc}")
+    if chosen.broadcast is not None:
+        _check_broadcast(chosen.broadcast)  # a broker that refuses this table: exit 1
+    try:
+        written = save_settings(chosen)
+    except (OSError, SettingsError) as exc:
+        _fail(f"setup: cannot save the settings: {exc}")
+    click.echo(f"saved {written}")
+    click.echo(f"phones reach the table at {chosen.public_url}/play")
+    if chosen.broadcast is not None:
+        from companion.broadcast import parse_url
+
+        click.echo(f"every game is published to {parse_url(chosen.broadcast).redacted()}")
+    link = f"{chosen.public_url}/referee#token={referee_token_kept()}"
+    click.echo(f"the referee's screen: {link}")
+    if ask:
+        import segno
+
+        segno.make(link, error="m").terminal(compact=True)
+
+
 @main.command("referee-link")
 @click.option("--port", default=8000, show_default=True)
 @click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
@@ -868,7 +938,8 @@ def referee_link_command(port: int, public_url: str | None, qr: bool) -> None:
 
     The link carries the referee's token: whoever opens it referees the table.
     """
-    link = f"{_public_url(public_url, '0.0.0.0', port)}/referee#token={referee_token_kept()}"
+    base = _public_url(public_url or _saved_settings().public_url, "0.0.0.0", port)
+    link = f"{base}/referee#token={referee_token_kept()}"
     click.echo(link)
     if qr:
         import segno

@@ -1,0 +1,90 @@
+"""`companion setup` (#18, #23): the table's address and its tournament broadcast chosen once,
+saved in the user's data folder, and used by every `companion serve` after."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from test_serve import free_port
+
+from companion.broadcast.mosquitto import MONITOR, Broker
+from companion.settings import SettingsError, load_settings
+
+ROOT = Path(__file__).parents[1]
+EVENT = "club-night"
+PASSWORDS = {"t1": "pw-t1", "dashboard": "pw-dash", MONITOR: "pw-mon"}
+
+
+def companion(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT),
+                               "COMPANION_DATA": str(data)})
+
+
+def test_setup_saves_the_address_and_refuses_what_is_not_one(tmp_path):
+    done = companion(tmp_path, "setup", "--yes", "--public-url", "http://table.local:8000/")
+    assert done.returncode == 0, done.stderr
+    assert "phones reach the table at http://table.local:8000/play" in done.stdout
+    assert load_settings(tmp_path / "settings.yaml").public_url == "http://table.local:8000"
+    assert (tmp_path / "settings.yaml").stat().st_mode & 0o077 == 0
+    link = companion(tmp_path, "referee-link", "--no-qr").stdout.strip()
+    assert link.startswith("http://table.local:8000/referee#token=")
+    assert link in done.stdout  # the same link setup showed
+    bad = companion(tmp_path, "setup", "--yes", "--broadcast", "http://not-mqtt")
+    assert bad.returncode == 1 and "mqtt://" in bad.stderr
+    assert load_settings(tmp_path / "settings.yaml").broadcast is None  # nothing half-saved
+
+
+def test_a_settings_file_edited_wrong_is_named_with_its_problem(tmp_path):
+    (tmp_path / "settings.yaml").write_text("public_url: 12\ncolour: red\n")
+    try:
+        load_settings(tmp_path / "settings.yaml")
+    except SettingsError as exc:
+        assert "settings.yaml" in str(exc) and "colour" in str(exc)
+    else:
+        raise AssertionError("a wrong settings file was taken")
+    served = companion(tmp_path, "referee-link", "--no-qr")
+    assert served.returncode == 1 and "settings.yaml" in served.stderr
+
+
+def test_serve_publishes_to_the_broadcast_chosen_at_setup(tmp_path):
+    broker = Broker.for_event(tmp_path / "broker", EVENT, PASSWORDS).start()
+    try:
+        data = tmp_path / "data"
+        chosen = f"mqtt://t1:pw-t1@127.0.0.1:{broker.port}/{EVENT}"
+        done = companion(data, "setup", "--yes", "--broadcast", chosen)
+        assert done.returncode == 0, done.stderr
+        assert "pw-t1" not in done.stdout  # the password is never printed
+        heard: list[str] = []
+        monitor = mqtt.Client(CallbackAPIVersion.VERSION2)
+        monitor.username_pw_set(MONITOR, PASSWORDS[MONITOR])
+        monitor.on_message = lambda _c, _u, m: heard.append(m.topic)
+        monitor.connect("127.0.0.1", broker.port)
+        monitor.subscribe("#")
+        monitor.loop_start()
+        port = free_port()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--db", str(tmp_path / "games.sqlite"), "--new", "rumble_nation"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_DATA": str(data)})
+        try:
+            deadline = time.time() + 30
+            while not any("/t1/" in topic for topic in heard):
+                assert time.time() < deadline, "serve published nothing to the broadcast"
+                time.sleep(0.2)
+        finally:
+            child.send_signal(signal.SIGTERM)
+            child.wait(timeout=15)
+            monitor.loop_stop()
+            monitor.disconnect()
+    finally:
+        broker.stop()
