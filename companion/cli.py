@@ -659,9 +659,12 @@ def games_repatch(store: Store) -> None:
               help="The game to play (one with a table referee and a simulated player).")
 @click.option("--headless", is_flag=True, help="No browser: progress lines and a summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+@click.option("--set", "set_name", metavar="NAME",
+              help="Play with a registered physical set: its tags on the blocks, its card "
+              "stickers' codes through the reader, its kit.")
 def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
                  illegal_at: int | None, pace: float, game: str, headless: bool,
-                 as_json: bool) -> None:
+                 as_json: bool, set_name: str | None) -> None:
     """Play a simulated game at a simulated table through the whole pipeline.
 
     Frames from the synthetic camera, cards through a card reader on a pseudo-terminal and
@@ -676,8 +679,11 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
     spec = _game(game)
     _need(spec, "table")
     _need(spec, "simulator")
+    if set_name is not None:
+        _physical_set(set_name)  # a missing or unfinished set: said before anything starts
     options = DemoOptions(game=spec.name, seed=seed, host=host, port=port, db=db,
-                          max_actions=max_actions, illegal_at=illegal_at, pace=pace)
+                          max_actions=max_actions, illegal_at=illegal_at, pace=pace,
+                          set_name=set_name)
 
     def progress(line: str) -> None:
         if line.startswith("referee screen: ") and headless:
@@ -733,6 +739,10 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
 @click.option("--reader-protocol", type=click.Choice(["rdm6300", "line"]), default="rdm6300",
               show_default=True)
 @click.option("--gpio", is_flag=True, help="Buttons, lights and buzzer on the Pi's GPIO.")
+@click.option("--set", "set_name", metavar="NAME", envvar="COMPANION_SET",
+              help="The registered physical set on the table (companion register): its tags "
+              "and card codes, and its kit for a new game (default with --camera: the set "
+              "registered last, if any).")
 @click.option("--broadcast", metavar="URL", envvar="COMPANION_BROADCAST",
               help="Publish the public game to a tournament broadcast: "
               "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
@@ -740,7 +750,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
                   new_game: str | None, options: tuple[str, ...],
                   referee_token: str | None, public_url: str | None, camera: str | None,
                   reader: str | None, reader_protocol: str, gpio: bool,
-                  broadcast: str | None) -> None:
+                  set_name: str | None, broadcast: str | None) -> None:
     """Serve the table display, the players' phones and the referee's screen.
 
     Without --game or --new it offers to resume the newest unfinished game, or starts a new
@@ -765,7 +775,11 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         except ValueError as exc:
             click.echo(f"error: {exc}", err=True)
             raise SystemExit(2) from None
-        table = TableOptions(camera, reader, reader_protocol, gpio)
+        set_name = set_name or _newest_set()
+    chosen_set = _physical_set(set_name) if set_name else None
+    if camera is not None:
+        table = TableOptions(camera, reader, reader_protocol, gpio,
+                             registry=chosen_set.registry if chosen_set else None)
 
     from companion.record.session import Session, resume_newest
     from companion.record.store import GameClaimed
@@ -797,7 +811,10 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
             # A served game is played at a real table, watched or not (the tablet alone
             # enters the draws): the game's table options, unless --option says otherwise.
             chosen = {**spec.table_options, **_pairs(options, _option_value)}
-            session = Session.start(store, spec.name, options=chosen, claim=True)
+            if chosen_set is not None and chosen_set.game != spec.name:
+                _fail(f"set {chosen_set.name} is a {chosen_set.game} set, not {spec.name}")
+            session = Session.start(store, spec.name, options=chosen, claim=True,
+                                    kit=str(chosen_set.kit) if chosen_set else None)
     except GameClaimed as exc:
         store.close()
         _fail(str(exc))
@@ -809,6 +826,11 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
         _fail(str(exc))
     click.get_current_context().call_on_close(session.release)
     game_id = session.game_id
+    if chosen_set is not None and session.header.kit.id != chosen_set.kit_id:
+        store.close()
+        _fail(f"game {game_id} was started on kit {session.header.kit.id}, not on set "
+              f"{chosen_set.name}'s ({chosen_set.kit_id}): start a new game with --set "
+              f"{chosen_set.name}, or serve this one without --set")
     if table is not None:
         try:
             game_spec(session.header.game).need("table")
@@ -830,6 +852,22 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
                      table=table, broadcast=broadcast, public_url=base,
                      host_names=(named,) if named else ()))
+
+
+def _newest_set() -> str | None:
+    from companion.table.sets import newest_set
+
+    return newest_set()
+
+
+def _physical_set(name: str) -> Any:
+    """A registered set by name (`companion.table.sets`); a clear error otherwise."""
+    from companion.table.sets import load_set
+
+    try:
+        return load_set(name)
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 def _check_port(host: str, port: int) -> None:

@@ -26,7 +26,7 @@ import tty
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from companion.record.session import Session
 from companion.record.store import Store
 from companion.table.acting import Press, Scan, Seen
 from companion.table.session import TableSession
+from companion.table.sets import load_set
 from companion.web import create_app
 from companion.web.hub import Hub
 
@@ -68,6 +69,9 @@ class DemoOptions:
     alert, and puts it back."""
     pace: float = 0.0
     """Seconds to wait after each table change, so a person can follow on the tablet."""
+    set_name: str | None = None
+    """A registered physical set (`companion register`): its tags on the pieces, its card
+    codes scanned, its kit played; None: the simulated set (tags in kit order, labels)."""
 
 
 @dataclass
@@ -105,9 +109,11 @@ class DemoReport:
         return asdict(self)
 
 
-def script_for(spec: GameSpec, seed: int, max_actions: int | None = None) -> list[Action]:
-    """The simulator's game for `seed` (cut to `max_actions`)."""
-    played: Game[Any] = Game(spec.rules(load_kit(spec.kit)), seed=seed)
+def script_for(spec: GameSpec, seed: int, max_actions: int | None = None,
+               kit: str | None = None) -> list[Action]:
+    """The simulator's game for `seed` (cut to `max_actions`), on `kit` (the game's own by
+    default)."""
+    played: Game[Any] = Game(spec.rules(load_kit(kit or spec.kit)), seed=seed)
     random_playout(played)
     actions = [ply.action for ply in played.history]
     return actions[:max_actions] if max_actions else actions
@@ -120,9 +126,11 @@ class SimulatedTable:
         simulator = spec.need("simulator")
         build = spec.need("table")
         self.options = options
+        self.physical = load_set(options.set_name) if options.set_name else None
+        self.kit = str(self.physical.kit) if self.physical else spec.kit
         self.store = Store(options.db or workdir / "demo.sqlite")
-        session = Session.start(self.store, spec.name, seed=options.seed,
-                                players=dict.fromkeys(spec.rules(load_kit(spec.kit)).roles,
+        session = Session.start(self.store, spec.name, seed=options.seed, kit=self.kit,
+                                players=dict.fromkeys(spec.rules(load_kit(self.kit)).roles,
                                                       "simulated"))
         self.hub = Hub(session)
         self.token = self.hub.tokens.issue(REFEREE)
@@ -130,7 +138,10 @@ class SimulatedTable:
         Device.pin_factory = MockFactory()
         self.hardware = TableHardware(Pins.load(), self.events.put)
         rules = session.game.rules
-        parts = build(rules, simulator.setup())
+        setup = simulator.setup()
+        if self.physical is not None:  # the set's tags are on the pieces the camera sees
+            setup = replace(setup, registry=self.physical.registry)
+        parts = build(rules, setup)
         self.table = TableSession(self.hub, parts, self.hardware)
         self.player = simulator.player(rules, parts, self._on_frame)
         self.url = ""
@@ -157,6 +168,13 @@ class SimulatedTable:
         pin.drive_high()
         self._last_press[name] = time.monotonic()
         self.table.on_input(self.events.get(timeout=2))
+
+    def card_code(self, code: str) -> str:
+        """What the reader reads for a scripted scan: a card's RFID sticker code where the set
+        has one, else its printed label's code."""
+        if self.physical is None or not code.startswith("CARD:"):
+            return code
+        return self.physical.code_of(code[len("CARD:"):]) or code
 
     def deliver(self) -> None:
         """The next input event (a scanned card from the reader thread) to the session."""
@@ -200,7 +218,11 @@ def run_demo(options: DemoOptions,
     """Play the scripted game at the simulated table; the figures of `companion demo`."""
     spec = game(options.game)
     spec.need("table"), spec.need("simulator")  # MissingCapability before anything starts
-    script = script_for(spec, options.seed, options.max_actions)
+    physical = load_set(options.set_name) if options.set_name else None
+    if physical is not None and physical.game != spec.name:
+        raise ValueError(f"set {physical.name} is a {physical.game} set, not {spec.name}")
+    script = script_for(spec, options.seed, options.max_actions,
+                        str(physical.kit) if physical else None)
     report = DemoReport(game=spec.name, script_actions=len(script))
     started = time.perf_counter()
     factory = Device.pin_factory
@@ -246,7 +268,7 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
             continue
         for item in inputs:
             if isinstance(item, Scan):
-                write_card(item.code)
+                write_card(sim.card_code(item.code))
                 sim.deliver()
             elif isinstance(item, Press):
                 sim.press(item.name)

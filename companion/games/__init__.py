@@ -74,6 +74,11 @@ class SetRegistry(Protocol):
         package's); returns the folder."""
         ...
 
+    def table_registry(self, kit: Any) -> Any:
+        """The `TableRegistry` the table referee reads this set with, given the set's kit:
+        which piece each tag is on, which card each sticker's code is."""
+        ...
+
 
 @dataclass(frozen=True)
 class Registration:

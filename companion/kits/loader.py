@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+import yaml
 from pydantic import BaseModel, ValidationError
 
 from companion.kits.board import Frozen, Id
@@ -174,10 +175,30 @@ def _find(name_or_path: str | Path) -> Path:
         if not (path / MANIFEST).is_file():
             raise KitError(text, [KitProblem(MANIFEST, None, "", f"no {MANIFEST} in {path}")])
         return path
+    registered = _registered_set_kit(text)
+    if registered is not None:
+        return registered
     known = ", ".join(shipped_kits())
     raise KitError(str(name_or_path), [KitProblem(
         str(name_or_path), None, "", f"no such kit folder, and no shipped kit of that name "
         f"(shipped: {known})")])
+
+
+def _registered_set_kit(kit_id: str) -> Path | None:
+    """The kit of a set registered in the user's data folder whose id is `kit_id` (a game's
+    record names it, `sekigahara_set_club`), if there is one."""
+    if "/" in kit_id or "_set_" not in kit_id:
+        return None
+    from companion.userdata import sets_folder
+
+    for folder in sorted(sets_folder().glob("*-kit")):
+        try:
+            manifest = yaml.safe_load((folder / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(manifest, dict) and manifest.get("id") == kit_id:
+            return folder
+    return None
 
 
 def _parse(problems: Problems, doc: YamlDocument, model: type[M]) -> M | None:

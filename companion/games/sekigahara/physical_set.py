@@ -28,6 +28,7 @@ from companion.inputs.events import unusable_code
 from companion.inputs.labels import card_from_code
 from companion.kits import load_kit
 from companion.kits.loader import shipped_folder
+from companion.table.registry import TableRegistry
 
 __all__ = ["REGISTRATION", "RegistrationError", "Registry", "parse_block", "parse_card",
            "parse_tag", "tag_range"]
@@ -247,7 +248,9 @@ class Registry:
             shutil.rmtree(folder)
         shutil.copytree(shipped_folder(self.kit), folder)
         manifest = yaml.safe_load((folder / "kit.yaml").read_text(encoding="utf-8"))
-        manifest.update(id=manifest["id"], sample=False,
+        # Its own id, which a game's record names: resuming the game finds this kit again
+        # (companion.kits looks for registered sets' kits by id), not the shipped sample.
+        manifest.update(id=set_kit_id(manifest["id"], self.name), sample=False,
                         notes=f"registered physical set '{self.name}'")
         (folder / "kit.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
         (folder / "blocks.yaml").write_text(yaml.safe_dump(self._blocks_file(),
@@ -271,6 +274,12 @@ class Registry:
                 for side, counts in sides.items()}
         return data
 
+    def table_registry(self, kit: SekigaharaKit) -> TableRegistry:
+        """What the table referee reads this set with: each tag's block in the set's kit,
+        each RFID sticker's card."""
+        return TableRegistry({int(tag): block for tag, block in self.tag_to_block(kit).items()},
+                             dict(self.cards))
+
     def tag_to_block(self, kit: SekigaharaKit) -> dict[str, str]:
         """Tag -> block id in the set's registered kit (`write_kit`): the referee's registry."""
         by_face: dict[tuple[Any, ...], list[str]] = {}
@@ -283,6 +292,12 @@ class Registry:
             if ids:
                 mapping[tag] = ids.pop(0)
         return mapping
+
+
+def set_kit_id(kit_id: str, name: str) -> str:
+    """A registered set's kit id: the shipped kit's and the set's name (`sekigahara_set_club`),
+    in the lower-case snake case every kit id has."""
+    return f"{kit_id}_set_{re.sub(r'[^a-z0-9]+', '_', name.lower()).strip('_') or 'unnamed'}"
 
 
 def _key(face: dict[str, Any]) -> tuple[Any, ...]:
