@@ -236,3 +236,21 @@ def test_a_short_sekigahara_game_is_played_with_the_tablet_alone(pages, tmp_path
         shot(phones["ishida"], "shell-phone-play-tablet-alone")
     finally:
         table.close()
+
+
+def test_the_referee_unpairs_a_phone_in_one_tap_and_the_phone_is_told_at_once(pages, tmp_path):
+    hub = played_hub(tmp_path, "rumble_nation")
+    table = Served(hub)
+    try:
+        token = hub.tokens.issue("blue")
+        phone = pages.open(page_url(table, "play", token), "phone")
+        referee = pages.open(page_url(table, "referee", table.referee))
+        referee.click("button[data-unpair='blue']")
+        assert "Blue" in referee.locator("#confirm-text").inner_text()
+        referee.click("#confirm-yes")
+        phone.wait_for_selector("#connection.credential:not([hidden])", timeout=5000)
+        assert "pair it again" in phone.locator("#connection").inner_text()
+        assert hub.tokens.role(token) == "public"
+    finally:
+        table.close()
+    pages.errors.clear()  # the refused reconnection is logged by the browser as a 401

@@ -149,3 +149,33 @@ def test_a_public_url_that_is_no_address_is_refused_by_name(tmp_path):
         capture_output=True, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_DATA": str(tmp_path)})
     assert result.returncode != 0 and "--public-url 'table:8000'" in result.stderr
+
+
+def test_a_revoked_phone_loses_its_live_stream_at_once(tmp_path):
+    """On the real server (uvicorn, streams as coroutines): a phone's open stream ends when
+    the referee revokes it, rather than going on showing that player's view."""
+    db, data, port = tmp_path / "games.sqlite", tmp_path / "data", free_port()
+    child, said = serve(db, data, port, "--new", "rumble_nation", "--referee-token", "sesame")
+    try:
+        hub_phone = {}
+        status, offer = call(port, "POST", "/api/pair/red", "sesame", {})
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("POST", "/api/pair/claim",
+                           json.dumps({"pair": offer["url"].split("#pair=")[1]}),
+                           {"Content-Type": "application/json"})
+        hub_phone.update(json.loads(connection.getresponse().read()))
+        assert call(port, "POST", "/api/pair/red/confirm", "sesame",
+                    {"code": hub_phone["code"]})[0] == 200
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        stream.request("GET", f"/stream?token={hub_phone['token']}")
+        events = stream.getresponse()
+        assert events.status == 200 and events.readline().startswith(b"event: view")
+        assert call(port, "DELETE", "/api/pair/red", "sesame", {})[0] == 200
+        rest = events.read()  # ends: the server closed the stream
+        assert b'"role": "red"' not in rest.split(b"\n\n", 1)[-1]
+        again = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        again.request("GET", f"/stream?token={hub_phone['token']}")
+        assert again.getresponse().status == 401
+    finally:
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=15)

@@ -100,7 +100,7 @@ class CompanionServer:
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
                 (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
-            await self._pump(role, inbox, receive, send)
+            await self._pump(role, inbox, receive, send, token)
         finally:
             self.hub.unsubscribe(entry)
             self.open[client] -= 1
@@ -108,7 +108,7 @@ class CompanionServer:
                 del self.open[client]
 
     async def _pump(self, role: str, inbox: asyncio.Queue[dict[str, Any]], receive: Receive,
-                    send: Send) -> None:
+                    send: Send, token: str | None = None) -> None:
         gone = asyncio.ensure_future(_disconnected(receive))
         closing = asyncio.ensure_future(self._closing_event().wait())
         try:
@@ -121,6 +121,13 @@ class CompanionServer:
                     if closing in done:
                         await send({"type": "http.response.body", "body": b"",
                                     "more_body": False})
+                    return
+                if token is not None and self.hub.tokens.role(token) != role:
+                    # Revoked (or paired again elsewhere): the stream ends here, and the page,
+                    # reconnecting, is told its pairing is gone.
+                    view.cancel()
+                    await send({"type": "http.response.body", "body": b"",
+                                "more_body": False})
                     return
                 if view in done:
                     text = f"event: view\ndata: {json.dumps(present(role, view.result()))}\n\n"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response
 
-from companion.web.auth import hub, lang, viewer
+from companion.web.auth import hub, lang, token, viewer
 from companion.web.present import present
 
 bp = Blueprint("stream", __name__)
@@ -16,10 +16,13 @@ bp = Blueprint("stream", __name__)
 @bp.get("/stream")
 def stream() -> Response:
     who = viewer()
+    tokens, held = hub().tokens, token()
     updates = hub().subscribe(who, lang())
 
     def messages() -> Iterator[str]:
         for update in updates:
+            if held is not None and tokens.role(held) != who:
+                return  # revoked: the stream ends, and the page is told when it reconnects
             if not update:
                 yield ": keep-alive\n\n"
                 continue

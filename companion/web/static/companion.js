@@ -667,7 +667,16 @@ function refereeTools() {
   for (const role of about.roles) {
     const button = el("button", { "data-pair": role }, fill("Pair {side}", { side: roleName(role) }));
     button.addEventListener("click", () => post("/api/pair/" + encodeURIComponent(role), {}));
-    panel("pair-buttons").append(button);
+    const unpair = el("button", { "data-unpair": role, class: "unpair" }, fill("Unpair {side}", { side: roleName(role) }));
+    unpair.addEventListener("click", async () => {
+      // One tap (and a confirmation): the role's phones lose their pairing at once.
+      if (!(await confirmDialog(fill("Unpair {side}'s phone? It will need pairing again.", { side: roleName(role) }), "Unpair"))) return;
+      const response = await api("/api/pair/" + encodeURIComponent(role), { method: "DELETE", body: "{}" });
+      if (!response.ok) await problem(response);
+    });
+    const pair = el("span", { class: "pair-pair" });
+    pair.append(button, unpair);
+    panel("pair-buttons").append(pair);
   }
 }
 
