@@ -155,10 +155,10 @@ def test_a_revoked_phone_loses_its_live_stream_at_once(tmp_path):
     """On the real server (uvicorn, streams as coroutines): a phone's open stream ends when
     the referee revokes it, rather than going on showing that player's view."""
     db, data, port = tmp_path / "games.sqlite", tmp_path / "data", free_port()
-    child, said = serve(db, data, port, "--new", "rumble_nation", "--referee-token", "sesame")
+    child, _said = serve(db, data, port, "--new", "rumble_nation", "--referee-token", "sesame")
     try:
         hub_phone = {}
-        status, offer = call(port, "POST", "/api/pair/red", "sesame", {})
+        _status, offer = call(port, "POST", "/api/pair/red", "sesame", {})
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         connection.request("POST", "/api/pair/claim",
                            json.dumps({"pair": offer["url"].split("#pair=")[1]}),
