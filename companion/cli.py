@@ -1254,11 +1254,40 @@ def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
 @click.option("--charuco", is_flag=True,
               help="Also the ChArUco board for measuring the lens (companion calibrate "
               "--intrinsics).")
+@click.option("--set", "set_name", metavar="NAME",
+              help="The tags of a physical set, each with the block it goes on beside it, in "
+              "the order the blocks come out of the box; a set not registered yet is planned "
+              "(tags from --first) and registered as printed.")
 def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool, game: str,
-               charuco: bool) -> None:
-    """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing)."""
+               charuco: bool, set_name: str | None) -> None:
+    """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing).
+
+    With --set NAME, a set's sheet: each tag with its block written beside it, outside the cut
+    marks (so the stuck tag still tells nothing), sorted by side, clan and face.
+    """
     from companion.vision.intrinsics import CHARUCO, write_charuco_sheet
-    from companion.vision.tags import write_tag_sheet
+    from companion.vision.tags import write_tag_list, write_tag_sheet
+
+    if set_name is not None:
+        from companion.games import Registration
+        from companion.userdata import sets_folder
+
+        spec = _game(game)
+        registration: Registration = _need(spec, "register")
+        if not set_name or set_name != Path(set_name).name or set_name.startswith("."):
+            _fail(f"a set's name is a plain file name: got {set_name!r}")
+        try:
+            registry: Any = registration.open(sets_folder() / f"{set_name}.json", spec.kit,
+                                              set_name)
+            planned = registry.plan_tags(first)
+        except ValueError as exc:
+            _fail(str(exc))
+        rows = registry.tag_captions()
+        write_tag_list(out, rows, size_mm)
+        click.echo(f"{out}: {len(rows)} tags of set {set_name}, each with its block"
+                   + (f" ({planned} newly planned and registered: stick each tag on the "
+                      "block written beside it)" if planned else ""))
+        return
 
     if charuco:
         board_out = out.with_name(out.stem + "-charuco.pdf")

@@ -100,3 +100,25 @@ def test_serve_reads_the_table_with_the_set_and_plays_on_its_kit(club, tmp_path,
                                       "--port", str(free_port()), "--new", "sekigahara"])
     assert other.exit_code == 0
     assert started[-1].table is None  # no camera: no set needed
+
+
+def test_print_tags_for_a_new_set_plans_and_registers_each_tag_on_a_block(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
+    out = tmp_path / "home-tags.pdf"
+    done = CliRunner().invoke(main, ["print-tags", "--set", "home", "--first", "200",
+                                     "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "96 tags of set home" in done.output and "96 newly planned" in done.output
+    assert out.read_bytes().startswith(b"%PDF")
+    from companion.games.sekigahara.physical_set import Registry
+
+    registry = Registry.open(tmp_path / "data" / "sets" / "home.json", "sekigahara", "home")
+    assert sorted(int(t) for t in registry.blocks) == list(range(200, 296))
+    captions = registry.tag_captions()
+    assert captions[0] == (200, "Ishida · Ishida leader (3 dots) · square")
+    assert [c.split(" · ")[0] for _, c in captions] == ["Ishida"] * 48 + ["Tokugawa"] * 48
+    problems = registry.problems()  # the blocks match the kit; only the cards are left
+    assert problems and all("deck" in p for p in problems)
+    again = CliRunner().invoke(main, ["print-tags", "--set", "home", "--out", str(out)])
+    assert again.exit_code == 0 and "newly planned" not in again.output  # printed again, same

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import cv2
 from fpdf import FPDF
 
-__all__ = ["write_tag_sheet"]
+__all__ = ["write_tag_list", "write_tag_sheet"]
 
 
 def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: float = 6,
@@ -44,6 +45,43 @@ def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: f
             pdf.multi_cell(margin - 3, 2.4, "\n".join(str(t) for t in row), align="R")
     pdf.output(str(path))
     return len(chosen)
+
+
+def write_tag_list(path: Path, rows: Sequence[tuple[int, str]], size_mm: float, *,
+                   dictionary: int = cv2.aruco.DICT_APRILTAG_36h11) -> int:
+    """A4 sheets of a set's tags, each with the piece it goes on written beside it (outside
+    its cut marks, so the stuck tag still tells nothing): two columns, in the order given (a
+    set's pieces sorted the way they are taken out of the box). Returns the number of tags."""
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_font("helvetica", size=8)
+    quiet = size_mm * 0.25
+    cell = size_mm + 2 * quiet + 4
+    margin, column = 15.0, 90.0
+    per_column = int((297 - 2 * margin) // cell)
+    bank = cv2.aruco.getPredefinedDictionary(dictionary)
+    for index, (tag, caption) in enumerate(rows):
+        if index % (2 * per_column) == 0:
+            pdf.add_page()
+        slot = index % (2 * per_column)
+        x = margin + (slot // per_column) * column + quiet
+        y = margin + (slot % per_column) * cell + quiet
+        image = cv2.aruco.generateImageMarker(bank, tag, 200)
+        ok, png = cv2.imencode(".png", image)
+        assert ok
+        pdf.image(io.BytesIO(png.tobytes()), x=x, y=y, w=size_mm, h=size_mm)
+        _cut_marks(pdf, x - quiet, y - quiet, size_mm + 2 * quiet)
+        pdf.set_xy(x + size_mm + quiet + 3, y + size_mm / 2 - 2)
+        pdf.cell(column - size_mm - 2 * quiet - 6, 4, _latin(f"{tag}  {caption}"))
+    pdf.output(str(path))
+    return len(rows)
+
+
+def _latin(text: str) -> str:
+    """The PDF's built-in font writes Latin-1 only: "Mōri" is written "Mori"."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in plain if not unicodedata.combining(c)).encode(
+        "latin-1", "replace").decode("latin-1")
 
 
 def _cut_marks(pdf: FPDF, x: float, y: float, side: float) -> None:

@@ -274,6 +274,35 @@ class Registry:
                 for side, counts in sides.items()}
         return data
 
+    def plan_tags(self, first: int) -> int:
+        """Give the kit's blocks tags `first`, `first + 1`, ... in the order they come out of
+        the box (side, clan, face), as a registration would: the tag sheet (`print-tags
+        --set`) then says which tag goes on which block. Blocks already registered keep
+        theirs. Returns how many were planned."""
+        kit = self._kit()
+        have = Counter(_face_key(face) for face in self.blocks.values())
+        planned, tag = 0, first
+        for block in sorted(kit.blocks, key=_box_order):
+            key = _face_key(block.model_dump())
+            if have[key] > 0:
+                have[key] -= 1
+                continue
+            while str(tag) in self.blocks:
+                tag += 1
+            self.blocks[parse_tag(str(tag))] = {
+                "side": block.side, "clan": block.clan, "strength": block.strength,
+                "attack": block.attack, "leader": block.leader, "any_card": block.any_card,
+                "setup": block.setup}
+            planned += 1
+        self.save()
+        return planned
+
+    def tag_captions(self) -> list[tuple[int, str]]:
+        """Each registered tag and the block it goes on, in words, in the box's order."""
+        rows = [(int(tag), face) for tag, face in self.blocks.items()]
+        rows.sort(key=lambda row: (_box_order(row[1]), row[0]))
+        return [(tag, _caption(face)) for tag, face in rows]
+
     def table_registry(self, kit: SekigaharaKit) -> TableRegistry:
         """What the table referee reads this set with: each tag's block in the set's kit,
         each RFID sticker's card."""
@@ -292,6 +321,28 @@ class Registry:
             if ids:
                 mapping[tag] = ids.pop(0)
         return mapping
+
+
+def _face_key(face: dict[str, Any]) -> tuple[Any, ...]:
+    return (face["side"], *_key(face))
+
+
+def _box_order(block: Any) -> tuple[Any, ...]:
+    """Side, clan, then leaders, specials and strengths: how a person sorts the blocks."""
+    face = block if isinstance(block, dict) else block.model_dump()
+    return (face["side"], face["clan"], -(face["leader"] or 0), str(face["attack"] or ""),
+            face["strength"], str(face["setup"] or ""))
+
+
+def _caption(face: dict[str, Any]) -> str:
+    """"Ishida · Mōri 3 · square": the side, the clan's mon and what the block shows."""
+    from companion.games.sekigahara.rules.words import clan_name, side_name
+
+    dots = "1 dot" if face["leader"] == 1 else f"{face['leader']} dots"
+    shows = (f"leader ({dots})" if face["leader"] else
+             str(face["attack"]) if face["attack"] else str(face["strength"]))
+    setup = f" · {face['setup']}" if face["setup"] else ""
+    return f"{side_name(face['side'])} · {clan_name(face['clan'])} {shows}{setup}"
 
 
 def set_kit_id(kit_id: str, name: str) -> str:
