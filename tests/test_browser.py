@@ -452,7 +452,7 @@ def test_rumble_nation_the_dice_and_the_soldiers_follow_a_turn(pages, table_of):
     table.post("/api/action", {"text": f"{player} roll {{}}"}, token)
     assert hub.session.game.to_move() == (CHANCE,)
     table.post("/api/action", Action(CHANCE, "dice", {"values": [2, 3, 5]}).to_json())
-    shown.wait_for_selector("#rn-turn[data-dice='2,3,5']", state="attached", timeout=2000)
+    shown.wait_for_selector("#rn-turn[data-dice='2,3,5']", state="attached", timeout=5000)
     assert shown.locator("#rn-turn .die").count() == 3
     where = next(r for r, v in hub.view(PUBLIC)["view"]["castles"].items() if v == 5)
     before = hub.view(PUBLIC)["view"]["soldiers"].get(where, {}).get(player, 0)
@@ -460,6 +460,6 @@ def test_rumble_nation_the_dice_and_the_soldiers_follow_a_turn(pages, table_of):
                                "args": {"pair": [0, 1], "daimyo": False}}, token)
     chip = f"#region-{where} [data-side='{player}']"
     shown.wait_for_selector(f"{chip}[data-count='{before + 3}']", state="attached",
-                            timeout=2000)
+                            timeout=5000)
     assert shown.locator("#rn-turn").get_attribute("data-active") != player
     assert pages.errors == []
