@@ -254,3 +254,40 @@ def test_the_referee_unpairs_a_phone_in_one_tap_and_the_phone_is_told_at_once(pa
     finally:
         table.close()
     pages.errors.clear()  # the refused reconnection is logged by the browser as a 401
+
+
+def test_an_illegal_move_names_the_block_and_its_place_to_the_mover_only(pages, tmp_path):
+    """A Sekigahara move along no road (7.3.1): the mover's phone reads the block and the
+    places, the rule's summary and what to do instead; the other side's phone reads the rule
+    and no block name."""
+    from companion.engine import Action
+    from companion.games.sekigahara.rules.words import block_name
+
+    hub = played_hub(tmp_path, "sekigahara")
+    table = Served(hub)
+    try:
+        actor = acting_player(hub)
+        other = next(r for r in hub.roles if r != actor)
+        mine = pages.open(page_url(table, "play", hub.tokens.issue(actor)), "phone")
+        theirs = pages.open(page_url(table, "play", hub.tokens.issue(other)), "phone")
+        move = next(a for a in hub.session.game.legal_actions(actor) if a.verb == "move")
+        args = move.to_json()["args"]
+        block = next(iter(args["paths"]))
+        kit = hub.session.game.rules.kit
+        origin = kit.location[args["from"]].name
+        far = next(loc for loc in kit.locations
+                   if loc.id != args["from"] and loc.id not in kit.neighbours[args["from"]])
+        with contextlib.suppress(urllib.error.HTTPError):  # 422: refused
+            table.post("/api/action", Action(actor, "move", {
+                **args, "paths": {block: [far.id]}}).to_json(), hub.tokens.issue(actor))
+        mine.wait_for_selector("#alert:not([hidden])", timeout=5000)
+        said = mine.locator("#alert").inner_text()
+        name = block_name(kit, block)
+        assert name in said and origin in said and far.name in said and "7.3.1" in said
+        assert "{" not in said and hub.session.game.rules.rule_summary("7.3.1") in said
+        theirs.wait_for_selector("#alert:not([hidden])", timeout=5000)
+        told = theirs.locator("#alert").inner_text()
+        assert "7.3.1" in told and name not in told
+        shot(mine, "shell-phone-illegal-move")
+    finally:
+        table.close()

@@ -231,12 +231,14 @@ def _check_roads(ctx: Context, state: SekigaharaState, move: _Move) -> None:
     for block, path in move.paths.items():
         for index, (a, b) in enumerate(_steps(move, block)):
             if ctx.kit.road(a, b) is None:
-                raise refusal("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}",
+                raise refusal("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}: "
+                              f"{block_name(ctx.kit, block)} cannot go that way",
                               _detours(ctx, move, block, index))
             segment = frozenset((a, b))
             if segment in state.movement.roads:
                 raise refusal("7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road was already used "
-                              "this movement phase", _detours(ctx, move, block, index))
+                              f"this movement phase: {block_name(ctx.kit, block)} cannot "
+                              "take it again", _detours(ctx, move, block, index))
             used_by.setdefault(segment, set()).add(path[:index])
     if ctx.edition == "2016":
         for segment, ways in used_by.items():
