@@ -1309,6 +1309,30 @@ def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
                    f"{spec.title}, {geometry.corner_size_mm:g} mm")
 
 
+@main.command("print-mat")
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
+              help="Whose table (a name or an alias).")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="mat.pdf",
+              show_default=True)
+def print_mat(game: str, out: Path) -> None:
+    """Write the table mat at exact size: the board's corner markers and the areas beside
+    the map (eliminated, deployment, card scan; a dice tray), tiled over A4 pages that say
+    "print at 100%" and carry a 100 mm bar to check it. From your calibration if you made
+    one (companion calibrate), else the game's defaults."""
+    from companion.vision.geometry import Geometry
+    from companion.vision.mat import off_map_areas, write_mat
+
+    spec = _game(game)
+    _need(spec, "calibration")
+    geometry = Geometry.load(load_kit(spec.kit))
+    mat = write_mat(out, geometry, spec.title)
+    areas = ", ".join(name for name, _ in off_map_areas(geometry)) or "none"
+    click.echo(f"{out}: {spec.title}'s mat, {mat.width:.0f} x {mat.height:.0f} mm on "
+               f"{mat.pages} A4 pages ({mat.rows} rows of {mat.columns}); corner markers "
+               f"{', '.join(str(t) for t in sorted(geometry.corners))}; areas: {areas}. "
+               "Print at 100%.")
+
+
 @main.group("hardware")
 def hardware_group() -> None:
     """The table kit: camera placement."""
