@@ -324,11 +324,14 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json
     from companion.sim import simulate
 
     spec = _game(game_name)
+    bar = _Progress(f"{spec.title}: random games")
     try:
-        report = simulate(spec.name, games, seed, out)
+        report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games))
     except EngineError as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
+    finally:
+        bar.done()
     figures = report.to_json()
     if as_json:
         click.echo(json.dumps(figures))
@@ -688,12 +691,18 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
     def progress(line: str) -> None:
         if line.startswith("referee screen: ") and headless:
             return  # its token stays off logs
+        if sys.stderr.isatty() and line[:1].isdigit():
+            return  # "25/161 actions ...": the progress bar says it
         if not as_json:
             click.echo(line)
         if line.startswith("tablet: ") and not headless:
             webbrowser.open(line.split()[1])
 
-    report = run_demo(options, progress).to_json()
+    bar = _Progress(f"{spec.title} at the simulated table")
+    try:
+        report = run_demo(options, progress, bar.tick).to_json()
+    finally:
+        bar.done()
     keys = ("fps", "stable_states", "actions", "questions", "alerts", "latency_ms_p50",
             "latency_ms_p95", "record_verified", "matches_script")
     _report({**{k: report[k] for k in keys}, **report}, as_json, [
@@ -868,6 +877,29 @@ def _physical_set(name: str) -> Any:
         return load_set(name)
     except ValueError as exc:
         _fail(str(exc))
+
+
+class _Progress:
+    """A progress bar on the terminal for a long job (click's own), on standard error so that
+    --json output stays one clean object; nothing when standard error is not a terminal."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+
+    def tick(self, total: int = 0) -> None:
+        if not sys.stderr.isatty():
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total or None, label=self.label,
+                                         file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+        self.bar.update(1)
+
+    def done(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
 def _check_port(host: str, port: int) -> None:

@@ -214,7 +214,8 @@ class Latency:
 
 
 def run_demo(options: DemoOptions,
-             progress: Callable[[str], None] = lambda _line: None) -> DemoReport:
+             progress: Callable[[str], None] = lambda _line: None,
+             tick: Callable[[int], None] = lambda _total: None) -> DemoReport:
     """Play the scripted game at the simulated table; the figures of `companion demo`."""
     spec = game(options.game)
     spec.need("table"), spec.need("simulator")  # MissingCapability before anything starts
@@ -233,7 +234,7 @@ def run_demo(options: DemoOptions,
         progress(f"tablet: {url}/")
         progress(f"referee screen: {url}/referee#token={sim.token}")
         try:
-            _play(sim, script, write_card, latency, report, options, progress)
+            _play(sim, script, write_card, latency, report, options, progress, tick)
         finally:
             sim.hardware.close()
             Device.pin_factory = factory
@@ -252,11 +253,13 @@ def run_demo(options: DemoOptions,
 
 def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str], None],
           latency: Latency, report: DemoReport, options: DemoOptions,
-          progress: Callable[[str], None]) -> None:
+          progress: Callable[[str], None],
+          tick: Callable[[int], None] = lambda _total: None) -> None:
     shadow: Game[Any] = Game(sim.hub.session.game.rules, seed=options.seed)
     sim.player.begin(shadow.state)
     delays: list[float] = []
     for n, action in enumerate(script):
+        tick(len(script))
         if n == options.illegal_at:
             report.illegal_corrected = _illegal_move(sim)
         before = shadow.state

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,9 +50,10 @@ class SimReport:
 
 
 def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
-             max_actions: int = 10_000) -> SimReport:
+             max_actions: int = 10_000, tick: Callable[[], None] = lambda: None) -> SimReport:
     """Play `games` seeded random games of a game (name or alias) and verify each one's
-    record. Raises UnknownGameName for a name no game has."""
+    record (`tick` after each: a progress bar). Raises UnknownGameName for a name no game
+    has."""
     spec = game(game_name)
     report = SimReport(game=spec.name)
     kit = load_kit(spec.kit)
@@ -61,6 +63,7 @@ def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
         start = time.perf_counter()
         for n in range(seed, seed + games):
             _one(spec, kit, n, folder / f"{spec.name}-{n}.jsonl", max_actions, report)
+            tick()
         report.seconds = time.perf_counter() - start
     return report
 
