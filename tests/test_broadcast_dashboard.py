@@ -22,8 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Frame, Page, Response, sync_playwright
-from test_browser import CHROMIUM, VIEWPORTS, drawn_counts, expected_counts, leaked
+from playwright.sync_api import Browser, Frame, Page, Response
+from test_browser import VIEWPORTS, drawn_counts, expected_counts, leaked
 from web_helpers import hidden_from, played_hub
 from werkzeug.serving import make_server
 
@@ -116,17 +116,6 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Event]:
     running = Event(tmp_path_factory.mktemp("broadcast"))
     yield running
     running.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 class Pages:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, sync_playwright
+from playwright.sync_api import Browser, Page, Response
 from web_helpers import SCREENS, acting_player, hidden_from, played_hub, skirmish_hub
 from werkzeug.serving import make_server
 
@@ -28,7 +28,6 @@ from companion.record.session import Session, import_record
 from companion.web import create_app
 from companion.web.hub import Hub
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).with_name("artifacts")
 SEKIGAHARA_SAMPLE = game("sekigahara").sample()
 VIEWPORTS = {"tablet": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -56,17 +55,6 @@ COUNTS: dict[str, Callable[[dict[str, Any]], dict[tuple[str, str], int]]] = {
     "sekigahara": _sekigahara_counts, "rumble_nation": _rumble_nation_counts}
 """Per game, the pieces a view puts on the board: (where, whose) -> how many. A screen draws each
 as an element with `data-where`, `data-side` and `data-count` (docs/web.md)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 class Served:

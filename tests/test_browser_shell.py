@@ -19,7 +19,6 @@ import pytest
 from test_browser import (  # noqa: F401  (the fixtures are used by name)
     VIEWPORTS,
     Served,
-    browser,
     page_url,
     pages,
     shot,

@@ -221,7 +221,7 @@ def test_the_list_of_stored_games_is_newest_first(tmp_path):
 
 # --- the browser -------------------------------------------------------------------------------
 
-browser = test_browser.browser  # the browser tests' chromium and pages, as fixtures here too
+# the browser comes from conftest.py; the pages from the browser tests
 pages = test_browser.pages
 
 

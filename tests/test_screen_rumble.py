@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, sync_playwright
+from playwright.sync_api import Page, Response
 from test_browser import (
     ARTIFACTS,
-    CHROMIUM,
     VIEWPORTS,
     Served,
     drawn_counts,
@@ -38,17 +37,6 @@ SCREEN_JS = Path(__file__).parents[1] / "companion/games/rumble_nation/screen.js
 CARD_TITLES = {"takeda_shingen": "Takeda Shingen", "chosokabe_motochika": "Chōsokabe Motochika",
                "uesugi_kenshin": "Uesugi Kenshin", "mori_motonari": "Mōri Motonari",
                "oda_nobunaga": "Oda Nobunaga", "otomo_sorin": "Ōtomo Sōrin"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from test_browser import (
-    CHROMIUM,
     SEKIGAHARA_SAMPLE,
     VIEWPORTS,
     Pages,
@@ -42,18 +41,6 @@ LABEL_BOXES = """() => [...document.querySelectorAll('#board .label')].map(t => 
   const b = t.getBBox(); return [t.dataset.label, b.x, b.y, b.width, b.height]; })"""
 DOT_BOXES = """() => [...document.querySelectorAll('#board circle.loc')].map(c => {
   const b = c.getBBox(); return [c.parentNode.dataset.location, b.x, b.y, b.width, b.height]; })"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, as tests/test_browser.py starts it."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

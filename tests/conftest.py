@@ -1,0 +1,23 @@
+"""What the test modules share as pytest fixtures: one Debian chromium per test module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium (system-packages-test.txt): Playwright never downloads a browser."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium driven by Playwright, for the tests of one module (the browser tests)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield launched
+        launched.close()
