@@ -1141,6 +1141,9 @@ def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
               help="Whose board (a name or an alias).")
 @click.option("--source", type=click.Choice(["synthetic", "camera", "image"]),
               default="camera", show_default=True)
+@click.option("--camera", "camera", default="usb:0", show_default=True,
+              help="Which camera, with --source camera: pi (the Pi camera, through "
+              "picamera2), usb:0 or usb:/dev/video0 (OpenCV), as serve --camera.")
 @click.option("--image", "image_path", type=click.Path(path_type=Path, dir_okay=False),
               help="The photograph to calibrate from, with --source image.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
@@ -1158,7 +1161,7 @@ def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
 @click.option("--spot", "spots", multiple=True, metavar="COLOUR=REGION",
               help="With --colours: where that colour's piece stands (default: the board's "
               "calibration_spots).")
-def calibrate_command(game: str, source: str, image_path: Path | None,
+def calibrate_command(game: str, source: str, camera: str, image_path: Path | None,
                       out: Path | None, camera_height_mm: float | None,
                       intrinsics_dir: Path | None, colours: bool,
                       spots: tuple[str, ...]) -> None:
@@ -1173,7 +1176,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
         _calibrate_lens(spec, intrinsics_dir, out)
         return
     if colours:
-        _calibrate_colours(spec, source, image_path, out, spots)
+        _calibrate_colours(spec, source, image_path, out, spots, camera)
         return
     _need(spec, "calibration")
     import random
@@ -1184,7 +1187,6 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
     from companion.vision.corpus import random_scene
     from companion.vision.geometry import Geometry
     from companion.vision.overlay import calibrate_frame
-    from companion.vision.sources import CameraSource
     from companion.vision.synth import Synth, random_camera
     from companion.vision.table import BoardNotFound
 
@@ -1199,7 +1201,7 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
     elif source == "image":
         frame = cv2.imread(str(image_path)) if image_path else None
     else:
-        frame = CameraSource().next_frame()
+        frame = _camera_frame(camera)
     if frame is None:
         click.echo(f"error: no frame from the {source} source", err=True)
         raise SystemExit(1)
@@ -1213,15 +1215,35 @@ def calibrate_command(game: str, source: str, image_path: Path | None,
                f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
 
 
+def _camera_frame(camera: str) -> Any:
+    """One frame from the camera a `--camera` text names (the Pi camera through picamera2,
+    a USB camera through OpenCV), or None; an unknown camera is named (exit 2)."""
+    from companion.live import frame_source
+
+    try:
+        source = frame_source(camera)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(2) from None
+    try:
+        frame = source.next_frame()
+    finally:
+        close = getattr(source, "close", None)
+        if callable(close):
+            close()
+    if frame is None:
+        _fail(f"no frame from camera {camera}: {getattr(source, 'status', '') or 'no image'}")
+    return frame
+
+
 def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
-                       out: Path | None, spots: tuple[str, ...]) -> None:
+                       out: Path | None, spots: tuple[str, ...], camera: str = "usb:0") -> None:
     """The guided colour step: one frame with a piece of each colour on its spot."""
     import cv2
 
     from companion.userdata import calibration_folder
     from companion.vision.colour_calibration import ColourCalibrationError, calibrate_colours
     from companion.vision.counting import CountingBoard
-    from companion.vision.sources import CameraSource
     from companion.vision.table import BoardNotFound
 
     _need(spec, "calibration")
@@ -1234,7 +1256,7 @@ def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
                    "--source image --image PHOTO", err=True)
         raise SystemExit(1)
     frame = (cv2.imread(str(image_path)) if image_path else None) if source == "image" \
-        else CameraSource().next_frame()
+        else _camera_frame(camera)
     if frame is None:
         click.echo(f"error: no frame from the {source} source", err=True)
         raise SystemExit(1)

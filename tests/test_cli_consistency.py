@@ -46,3 +46,11 @@ def test_a_port_in_use_is_one_clear_error_and_stores_no_game(tmp_path):
     assert f"port {port} on 127.0.0.1 cannot be used" in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert not (tmp_path / "games.sqlite").exists()
+
+
+def test_calibrate_names_its_camera_as_serve_does(tmp_path):
+    unknown = companion("calibrate", "--camera", "webcam", data=tmp_path)
+    assert unknown.returncode == 2 and "unknown camera 'webcam'" in unknown.stderr
+    pi = companion("calibrate", "--camera", "pi", data=tmp_path)  # no Pi camera here
+    assert pi.returncode == 1 and "no frame from camera pi: picamera2" in pi.stderr
+    assert "Traceback" not in pi.stderr
