@@ -167,7 +167,7 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
     else:
         _print_summary(result.game, result.applied, at_line)
         if not check:
-            click.echo(_describe_view(view))
+            click.echo(_describe_view(view, result.game, role))
     if result.problem is not None:
         click.echo(f"{record_file}:{result.problem}", err=True)
         raise SystemExit(1)
@@ -190,8 +190,26 @@ def _print_summary(game: Game[Any], applied: int, at_line: int | None) -> None:
     click.echo(f"{game_type.title}: {applied} actions replayed{where}; {result}")
 
 
-def _describe_view(view: dict[str, Any]) -> str:
-    return json.dumps(view, indent=2, ensure_ascii=False)
+def _describe_view(view: dict[str, Any], game: Game[Any] | None = None, role: str = PUBLIC,
+                   last: int = 5) -> str:
+    """The position in a few readable lines (--json prints it all): the view's plain facts,
+    its larger parts by size, and the last actions in words as `role` may know them."""
+    lines = []
+    for key, value in view.items():
+        label = key.replace("_", " ")
+        if value is None or isinstance(value, str | int | float | bool):
+            lines.append(f"{label}: {'none' if value is None else value}")
+        elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+            lines.append(f"{label}: {', '.join(str(v) for v in value) or 'none'}")
+        elif isinstance(value, dict | list):
+            lines.append(f"{label}: {len(value)} entries (--json shows them)")
+    if game is not None and game.history:
+        lines.append("last actions:")
+        first = max(0, len(game.history) - last)
+        for n in range(first, len(game.history)):
+            said = game.rules.say(game.before(n), game.history[n].action, role)
+            lines.append(f"  {n + 1}. {said}")
+    return "\n".join(lines)
 
 
 @main.command("simulate")
@@ -546,7 +564,8 @@ def games_list(store: Store, search: str, unfinished: bool) -> None:
 @_stored
 @click.argument("game_id", type=int)
 @click.option("--role", default=PUBLIC, show_default=True, help="Whose view to show.")
-def games_show(store: Store, game_id: int, role: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the view as JSON, for scripts.")
+def games_show(store: Store, game_id: int, role: str, as_json: bool) -> None:
     """Rebuild a stored game from its record and show where it stands."""
     from companion.record.session import Session
 
@@ -556,9 +575,12 @@ def games_show(store: Store, game_id: int, role: str) -> None:
     except (RecordError, StoreError, UnknownRole) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
+    if as_json:
+        click.echo(json.dumps(view, indent=2, ensure_ascii=False))
+        return
     _print_summary(session.game, len(session.entries), None)
     click.echo(f"waiting for: {', '.join(session.game.to_move()) or 'nobody'}")
-    click.echo(_describe_view(view))
+    click.echo(_describe_view(view, session.game, role))
 
 
 @games.command("export")

@@ -54,3 +54,25 @@ def test_calibrate_names_its_camera_as_serve_does(tmp_path):
     pi = companion("calibrate", "--camera", "pi", data=tmp_path)  # no Pi camera here
     assert pi.returncode == 1 and "no frame from camera pi: picamera2" in pi.stderr
     assert "Traceback" not in pi.stderr
+
+
+def test_replay_and_games_show_read_as_words_and_give_json_on_request(tmp_path):
+    import json
+
+    from companion.games import game
+
+    sample = str(game("sekigahara").sample())
+    said = companion("replay", "--at", "60", "--role", "ishida", sample, data=tmp_path)
+    assert said.returncode == 0 and "last actions:" in said.stdout and "{" not in said.stdout
+    assert "phase: movement" in said.stdout and "→" in said.stdout
+    data = companion("replay", "--at", "60", "--role", "ishida", "--json", sample,
+                     data=tmp_path)
+    assert json.loads(data.stdout)["role"] == "ishida"
+    db = tmp_path / "games.sqlite"
+    store = Store(db)
+    Session.start(store, "skirmish", players={"red": "Ana", "blue": "Ben"})
+    store.close()
+    shown = companion("games", "show", "1", "--db", str(db), data=tmp_path)
+    assert shown.returncode == 0 and "{" not in shown.stdout
+    assert json.loads(companion("games", "show", "1", "--json", "--db", str(db),
+                                data=tmp_path).stdout)["role"] == "public"
