@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.games import game
-from companion.inputs.events import InputEvent
+from companion.inputs.events import CardScanned, InputEvent
 from companion.inputs.gpio import Pins, TableHardware
 from companion.inputs.serial_readers import LineParser, Rdm6300Parser, SerialReader
 from companion.table import TableRegistry, TableSetup
 from companion.table.session import TableSession
+from companion.table.setcheck import SetCheck
 from companion.vision.sources import (
     CameraSource,
     FrameSource,
@@ -99,6 +100,7 @@ class LiveTable:
         if self.options.reader:
             self._start_reader(self.options.reader)
         self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
+        self.hub.table_registry = getattr(parts.referee, "registry", None)  # the set check
         self.hub.card_owner = self.session.card_owner  # a phone types only its own side's
         self._thread = threading.Thread(target=self.run, name="table", daemon=True)
         self._thread.start()
@@ -121,6 +123,25 @@ class LiveTable:
         if self.session is not None and self.session.hardware is not None:
             self.session.hardware.close()
 
+    def _check_pass(self, check: SetCheck) -> None:
+        """The set check runs: the reader's codes and the tags in the next frame go to it,
+        not to the game (the table is being set up, not played)."""
+        assert self.source is not None and self.session is not None
+        changed = False
+        while not self.events.empty():
+            event = self.events.get_nowait()
+            if isinstance(event, CardScanned):
+                check.scanned(event.code)
+                changed = True
+        frame = self.source.next_frame()
+        detector = getattr(self.session.parts.reader, "detector", None)
+        if frame is not None and detector is not None:
+            changed = check.saw(read.id for read in detector.detect(frame)) or changed
+        elif frame is None:
+            self._stop.wait(IDLE_WAIT)
+        if changed:
+            self.hub.set_check_changed()
+
     def run(self) -> None:
         """Until stopped: one pass after another. Nothing that goes wrong in a pass stops
         the table: it is logged (by kind, never with a hidden piece's name) and the next
@@ -136,6 +157,9 @@ class LiveTable:
         """Inputs first (they are quick and in order), then what the tablet changed, then
         one frame."""
         assert self.session is not None and self.source is not None
+        if self.hub.set_check is not None:
+            self._check_pass(self.hub.set_check)
+            return
         while not self.events.empty():
             self.session.on_input(self.events.get_nowait())
             self.session.settle()

@@ -228,6 +228,22 @@ def unpair(who: str) -> ResponseReturnValue:
     return jsonify({"revoked": hub().revoke(who)})
 
 
+@bp.post("/setcheck")
+def set_check() -> ResponseReturnValue:
+    """The referee starts or ends the set check (`{"on": true}`): each piece held under the
+    camera and each card at the reader is named on the referee's screen."""
+    if require_change_allowed() != REFEREE:
+        abort(403, "only the referee runs the set check")
+    on = body().get("on")
+    if not isinstance(on, bool):
+        abort(400, "on is true or false")
+    try:
+        hub().start_set_check(on)
+    except PermissionError as exc:
+        abort(409, str(exc))
+    return jsonify({"running": on})
+
+
 @bp.get("/board")
 def board() -> ResponseReturnValue:
     """The live game's board: its kit's map, and the parts its screen asks for (`?parts=`)."""

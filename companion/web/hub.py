@@ -22,6 +22,7 @@ from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalActi
 from companion.i18n import DEFAULT, Translate, translator
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
+from companion.table.setcheck import SetCheck
 from companion.web.about import GameAbout, describe
 from companion.web.gamelog import GameLog
 
@@ -166,6 +167,10 @@ class Hub:
         self._alternatives: tuple[Action, ...] = ()
         """The actions behind the alert's `legal` words, said again in each screen's language."""
         self._restore_question(kept.get("question"))
+        self.table_registry: Any = None
+        """The physical set the live table reads (its tags and codes), when there is one."""
+        self.set_check: SetCheck | None = None
+        """The set check while it runs: the camera and the reader feed it, not the game."""
 
     @property
     def lock(self) -> threading.RLock:
@@ -206,7 +211,36 @@ class Hub:
                 "undo_request": self._undo_request_for(role, lang),
                 "picks": [p.to_json() for p in game.rules.picks(game.state, lang)]
                 if role == REFEREE and CHANCE in game.to_move() else [],
+                "set_check": self._set_check_for(role, lang),
             }
+
+    def _set_check_for(self, role: str, lang: str) -> dict[str, Any] | None:
+        """The referee's set check: what it has named and what it misses (true identities:
+        the referee's screen only). `available` says whether a table reads a set at all."""
+        if role != REFEREE:
+            return None
+        if self.set_check is None:
+            return {"available": self.table_registry is not None, "running": False}
+        kit_cards = [str(c.id) for c in getattr(self.session.game.rules.kit, "cards", ())]
+        return {"available": True, "running": True, **self.set_check.report(kit_cards)}
+
+    def start_set_check(self, running: bool) -> None:
+        """The referee starts (or ends) the set check; the game waits meanwhile."""
+        with self._lock:
+            if running and self.table_registry is None:
+                raise PermissionError("no camera or reader reads a set here: the set check "
+                                      "needs serve --camera")
+            if running:
+                rules = self.session.game.rules
+                self.set_check = SetCheck(self.table_registry, rules.piece_name)
+            else:
+                self.set_check = None
+            self._changed()
+
+    def set_check_changed(self) -> None:
+        """The live table fed the set check something new: the referee's screen follows."""
+        with self._lock:
+            self._changed()
 
     def _choices(self, legal: list[Action], role: str, lang: str) -> list[dict[str, Any]]:
         """The caller's legal actions, each in words: what its buttons and board show. The

@@ -208,6 +208,11 @@ class Rules(ABC, Generic[S, K]):
         Empty: nothing due, or the game lists its chance actions in `legal_actions`."""
         return []
 
+    def piece_name(self, piece: str, lang: str = "en") -> str:
+        """A piece's or a card's id as the players name it (the set check, the referee's
+        tools); the id in plain words by default."""
+        return piece.replace("_", " ").replace("-", " ")
+
     def marks(self, state: S, action: Action) -> dict[str, Any]:
         """What a screen may mark on the board for `action` taken in `state`, for everyone
         to see: `{"arrows": [[from, to], ...], "places": [...]}` (locations only, never a

@@ -569,7 +569,8 @@ function renderPicks(state) {
   // or rolled at the table, entered with pickers of what can be drawn.
   const box = panel("picks");
   if (!box) return;
-  const picks = page === "referee" ? state.picks || [] : [];
+  const checking = Boolean(state.set_check && state.set_check.running);  // the game waits
+  const picks = page === "referee" && !checking ? state.picks || [] : [];
   show(box, picks.length > 0);
   const key = JSON.stringify(picks);
   if (box.dataset.key === key) return;  // keep what the referee is choosing
@@ -602,6 +603,38 @@ function renderPicks(state) {
   }
 }
 
+function renderSetCheck(state) {
+  // The referee's set check: hold each block under the camera, each card at the reader; the
+  // screen names it, counts what is seen, lists what is not, flags a tag on two blocks.
+  const box = panel("set-check");
+  const check = page === "referee" ? state.set_check : null;
+  if (!box) return;
+  show(box, Boolean(check && check.available));
+  if (!check || !check.available) return;
+  const toggle = el("button", { "data-set-check": check.running ? "off" : "on" },
+    t(check.running ? "End the set check" : "Check the set"));
+  toggle.addEventListener("click", () => post("/api/setcheck", { on: !check.running }));
+  box.replaceChildren(el("h2", {}, t("Set check")));
+  if (!check.running) {
+    box.append(el("p", {}, t("Hold each block under the camera and each card at the reader: the screen names it.")), toggle);
+    return;
+  }
+  box.append(el("p", { class: "check-counts" }, fill("Blocks seen: {seen} of {all} · cards: {cards} of {deck}",
+    { seen: check.blocks_seen, all: check.blocks, cards: check.cards_seen, deck: check.cards })));
+  const recent = el("ol", { class: "check-recent" });
+  for (const line of check.recent) recent.append(el("li", {}, line));
+  box.append(recent);
+  for (const [key, title] of [["doubled", "One tag on two blocks"], ["unknown", "Not in this set"]]) {
+    if (check[key].length) box.append(el("p", { class: "check-problem", "data-check": key }, t(title) + ": " + check[key].join("; ")));
+  }
+  for (const [key, title] of [["unseen_blocks", "Blocks not seen yet"], ["unseen_cards", "Cards not seen yet"]]) {
+    const more = el("details", { "data-check": key });
+    more.append(el("summary", {}, t(title) + " (" + check[key].length + ")"), el("p", {}, check[key].join(", ")));
+    box.append(more);
+  }
+  box.append(toggle);
+}
+
 function renderInputs(state) {
   const list = panel("inputs");
   if (!list) return;
@@ -626,6 +659,7 @@ function render(state) {
   renderLog(state);
   renderUndo(state);
   renderPicks(state);
+  renderSetCheck(state);
   if (page === "referee") renderReferee(state);
   if (screen) {
     try { screen.render(state); } catch (error) { console.error(error); }

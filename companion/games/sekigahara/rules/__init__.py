@@ -64,6 +64,7 @@ from companion.games.sekigahara.rules.weekly import (
     decide_choose_first,
     decide_discard,
 )
+from companion.i18n import translator
 
 __all__ = ["SekigaharaRules", "SekigaharaState", "check_setup", "setup_actions"]
 
@@ -261,6 +262,15 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """One line of our own for the rule (or the rule it is part of), data/rule_summaries."""
         return words.rule_summary(rule, lang)
+
+    def piece_name(self, piece: str, lang: str = "en") -> str:
+        """A block or a card as players name it ("Mōri 3", "Maeda swords card")."""
+        t = translator(lang, "companion.games.sekigahara")
+        if piece in self.kit.block:
+            return words.block_name(self.kit, piece, t)
+        if piece in self.kit.card:
+            return words.card_name(self.kit, piece, t)
+        return piece
 
     def picks(self, state: SekigaharaState, lang: str = "en") -> list[Pick]:
         """The bag draws and deck draws due, as the referee enters them by hand (picks.py)."""
