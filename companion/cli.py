@@ -969,9 +969,14 @@ def _saved_settings() -> Any:
               help="Publish every game to a tournament broadcast: "
               "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
 @click.option("--no-broadcast", is_flag=True, help="Stop publishing to a broadcast.")
+@click.option("--camera", help="Check the camera and place the board: pi, usb:0, or "
+              "folder:PATH of stills (one frame; its overlay and fit in millimetres are saved "
+              "as companion calibrate saves them).")
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
+              help="Whose board the camera check places (a name or an alias).")
 @click.option("--yes", is_flag=True, help="Ask nothing: keep what is not given.")
 def setup_command(public_url: str | None, port: int, broadcast: str | None,
-                  no_broadcast: bool, yes: bool) -> None:
+                  no_broadcast: bool, camera: str | None, game: str, yes: bool) -> None:
     """First-run set-up of this table: the address the phones use, the referee's link, and
     the tournament broadcast. Saved in the user's data folder (settings.yaml) for every
     `companion serve` after; serve's own options still win.
@@ -1006,6 +1011,8 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
     except (OSError, SettingsError) as exc:
         _fail(f"setup: cannot save the settings: {exc}")
     click.echo(f"saved {written}")
+    if camera is not None:
+        _camera_check(_game(game), camera)
     click.echo(f"phones reach the table at {chosen.public_url}/play")
     if chosen.broadcast is not None:
         from companion.broadcast import parse_url
@@ -1017,6 +1024,26 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
         import segno
 
         segno.make(link, error="m").terminal(compact=True)
+
+
+def _camera_check(spec: GameSpec, camera: str) -> None:
+    """The set-up's camera check: one frame from the camera, the board placed from its
+    corner markers, the overlay and the fit in millimetres saved in the user's calibration."""
+    from companion.userdata import calibration_folder
+    from companion.vision.geometry import Geometry
+    from companion.vision.overlay import calibrate_frame
+    from companion.vision.table import BoardNotFound
+
+    _need(spec, "calibration")
+    frame = _camera_frame(camera)
+    target = calibration_folder(spec.name)
+    try:
+        result = calibrate_frame(Geometry.load(load_kit(spec.kit)), frame, target)
+    except BoardNotFound as exc:
+        _fail(f"camera {camera}: {exc}")
+    click.echo(f"camera {camera}: {frame.shape[1]}x{frame.shape[0]}, {result.corners_seen} "
+               f"corner markers, the board placed within {result.error_mm:.2f} mm; look at "
+               f"{target / 'overlay.png'}")
 
 
 @main.command("referee-link")

@@ -88,3 +88,31 @@ def test_serve_publishes_to_the_broadcast_chosen_at_setup(tmp_path):
             monitor.disconnect()
     finally:
         broker.stop()
+
+
+def test_setup_checks_the_camera_and_places_the_board(tmp_path):
+    """A folder of stills stands for the camera: one synthetic photograph of the table."""
+    import random
+
+    import cv2
+
+    from companion.kits import load_kit
+    from companion.vision.corpus import random_scene
+    from companion.vision.geometry import Geometry
+    from companion.vision.synth import Synth, random_camera
+
+    kit = load_kit("sekigahara")
+    geometry, rng = Geometry.load(kit), random.Random(1)
+    stills = tmp_path / "stills"
+    stills.mkdir()
+    cv2.imwrite(str(stills / "0001.jpg"), Synth(geometry, kit).photograph(
+        random_scene(geometry, rng), random_camera(rng, (4056, 3040))).image)
+    data = tmp_path / "data"
+    done = companion(data, "setup", "--yes", "--camera", f"folder:{stills}")
+    assert done.returncode == 0, done.stderr
+    assert "4 corner markers, the board placed within" in done.stdout
+    assert (data / "calibration" / "sekigahara" / "overlay.png").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    nothing = companion(data, "setup", "--yes", "--camera", f"folder:{empty}")
+    assert nothing.returncode == 1 and "no frame from camera" in nothing.stderr
