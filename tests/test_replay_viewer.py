@@ -138,7 +138,7 @@ def test_taken_back_lines_are_marked(tmp_path):
     client = app_for(hub)[0].test_client()
     moves = client.get(f"/api/replay/{hub.session.game_id}/moves").get_json()["moves"]
     assert [m["seq"] for m in moves if m["undone"]] == [undone]
-    assert moves[-1]["undo"] and moves[-1]["words"] == "↶ " + moves[undone - 1]["words"]
+    assert moves[-1]["undo"] and moves[-1]["words"] == "Taken back: " + moves[undone - 1]["words"]
     assert not any(m["undone"] for m in moves[:undone - 1])
 
 

@@ -9,15 +9,13 @@ role and language is kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from companion.engine import REFEREE
-from companion.i18n import translator
 from companion.record.format import Entry
 from companion.record.replay import UNDO
 from companion.record.session import Session
-from companion.web.replays import positions_of
+from companion.web.replays import line_words, positions_of, rule_of
 
 __all__ = ["LOG_LINES", "GameLog"]
 
@@ -56,20 +54,10 @@ class GameLog:
         elif added:
             self._rebuild()
 
-    def _entry_words(self, index: int, viewer: str, lang: str,
-                     say: Callable[[Any, Any, str, str], str]) -> str:
-        key = (index, viewer, lang)
-        if key not in self._said:
-            entry = self.session.entries[index]
-            if entry.action.role == REFEREE and entry.action.verb == UNDO:
-                target = int(entry.action.args.get("seq", 0))
-                undone = self._entry_words(target - 1, viewer, lang, say) \
-                    if 0 < target <= len(self._before) else str(target)
-                self._said[key] = translator(lang, "companion.web")(
-                    "Taken back: {action}").format(action=undone)
-            else:
-                self._said[key] = say(self._before[index], entry.action, viewer, lang)
-        return self._said[key]
+    def _entry_words(self, index: int, viewer: str, lang: str) -> str:
+        return line_words(self.session.game.rules, self.session.entries,
+                          lambda seq: self._before[seq - 1], index + 1, viewer, lang,
+                          self._said)
 
     def marks(self, entry: Entry) -> dict[str, Any]:
         """What the board may mark for this line, for everyone (`Rules.marks`)."""
@@ -94,11 +82,11 @@ class GameLog:
         lines = []
         for index in range(max(0, len(entries) - limit), len(entries)):
             entry = entries[index]
-            rule = _rule_of(entry)
+            rule = rule_of(entry.events)
             lines.append({
                 "seq": entry.seq, "role": entry.action.role, "by": entry.by,
                 "source": entry.source, "time": entry.time,
-                "words": self._entry_words(index, viewer, lang, rules.say),
+                "words": self._entry_words(index, viewer, lang),
                 "rule": rule, "summary": rules.rule_summary(rule, lang) if rule else "",
                 "note": entry.note if viewer == REFEREE else None,
                 "snapshot": entry.seq if entry.seq in snapshots else None,
@@ -112,16 +100,6 @@ class GameLog:
         entry = self.session.last_in_force
         if entry is None:
             return None
-        say = self.session.game.rules.say
         return {"seq": entry.seq, "role": entry.action.role,
-                "words": self._entry_words(entry.seq - 1, viewer, lang, say),
+                "words": self._entry_words(entry.seq - 1, viewer, lang),
                 "marks": self.marks(entry)}
-
-
-def _rule_of(entry: Entry) -> str:
-    """The rule an entry's events cite, if any (a battle's, a correction's)."""
-    for event in entry.events:
-        rule = event.data.get("rule")
-        if isinstance(rule, str):
-            return rule
-    return ""

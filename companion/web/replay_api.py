@@ -29,7 +29,7 @@ from companion.record.store import GameRow, Store, StoreError
 from companion.web.about import describe
 from companion.web.auth import hub, lang, role
 from companion.web.board import UnknownPart, board_data, parts_asked
-from companion.web.replays import Positions, ReplayCache
+from companion.web.replays import Positions, ReplayCache, rule_of
 
 __all__ = ["bp", "game_list", "positions", "replays"]
 
@@ -212,7 +212,7 @@ def replay_moves(game_id: int) -> ResponseReturnValue:
     pictures = _snapshot_seqs(game_id) if _snapshots_served(known) else set()
     moves = []
     for entry in known.record.entries:
-        rule = _rule_of(entry.events)
+        rule = rule_of(entry.events)
         correction = entry.action.role == REFEREE and entry.action.verb == "correct"
         moves.append({
             "seq": entry.seq, "role": entry.action.role, "time": entry.time,
@@ -250,12 +250,3 @@ def replay_snapshot(game_id: int, seq: int) -> ResponseReturnValue:
 def _snapshot_seqs(game_id: int) -> set[int]:
     """The lines of a game that kept a camera snapshot, without reading the images."""
     return _store().snapshot_seqs(game_id)
-
-
-def _rule_of(events: tuple[Event, ...]) -> str:
-    """The rule an entry's events cite, if any (a battle's, a correction's)."""
-    for event in events:
-        rule = event.data.get("rule")
-        if isinstance(rule, str):
-            return rule
-    return ""

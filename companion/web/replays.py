@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import REFEREE, Game
-from companion.record.format import Record
+from companion.engine import REFEREE, Event, Game
+from companion.i18n import translator
+from companion.record.format import Entry, Record
 from companion.record.replay import UNDO, Replayer
 from companion.record.store import Store
 
@@ -54,18 +55,10 @@ class Positions:
                          if e.action.role == REFEREE and e.action.verb == UNDO)
 
     def words(self, seq: int, viewer: str, lang: str) -> str:
-        """Line `seq` said by the rules as `viewer` may know it, in `lang`; an undo line says
-        the line it took back ("↶ ..."), as the live game log does."""
-        key = (seq, viewer, lang)
-        if key not in self.said:
-            entry = self.record.entries[seq - 1]
-            if entry.action.role == REFEREE and entry.action.verb == UNDO:
-                target = int(entry.action.args.get("seq", 0))
-                undone = self.words(target, viewer, lang) if 0 < target < seq else str(target)
-                self.said[key] = f"↶ {undone}"
-            else:
-                self.said[key] = _say(self.rules, self.before(seq), entry.action, viewer, lang)
-        return self.said[key]
+        """Line `seq` said by the rules as `viewer` may know it, in `lang` (`line_words`, as
+        the live game log says it)."""
+        return line_words(self.rules, self.record.entries, self.before, seq, viewer, lang,
+                          self.said)
 
     def at(self, lines: int | None) -> tuple[int, Game[Any]]:
         """(lines replayed, the game there) after the first `lines` lines (None: all)."""
@@ -74,7 +67,7 @@ class Positions:
         return applied, Game.from_state(self.rules, state)
 
 
-def _say(rules: Any, state: Any, action: Any, viewer: str, lang: str) -> str:
+def say_safely(rules: Any, state: Any, action: Any, viewer: str, lang: str) -> str:
     """The game's words for an action; where a game's `say` cannot word a recorded action
     (an old record's verb, a correction it does not expect), the engine's generic words, which
     name no hidden piece either."""
@@ -84,6 +77,35 @@ def _say(rules: Any, state: Any, action: Any, viewer: str, lang: str) -> str:
         return str(rules.say(state, action, viewer, lang))
     except (KeyError, ValueError, TypeError, AttributeError, IndexError):
         return str(Rules.say(rules, state, action, viewer, lang))
+
+
+def line_words(rules: Any, entries: Sequence[Entry], before: Callable[[int], Any], seq: int,
+               viewer: str, lang: str, said: dict[tuple[int, str, str], str]) -> str:
+    """Record line `seq` (1-based) in words as `viewer` may know it, in `lang`, said in the
+    position `before(seq)` it was taken in; an undo line says the line it took back ("Taken
+    back: ..."). Kept in `said`, once per line, viewer and language: the live game log and
+    the replay's move list both say lines this way."""
+    key = (seq, viewer, lang)
+    if key not in said:
+        entry = entries[seq - 1]
+        if entry.action.role == REFEREE and entry.action.verb == UNDO:
+            target = int(entry.action.args.get("seq", 0))
+            undone = line_words(rules, entries, before, target, viewer, lang, said) \
+                if 0 < target < seq else str(target)
+            said[key] = translator(lang, "companion.web")("Taken back: {action}").format(
+                action=undone)
+        else:
+            said[key] = say_safely(rules, before(seq), entry.action, viewer, lang)
+    return said[key]
+
+
+def rule_of(events: Sequence[Event]) -> str:
+    """The rule an entry's events cite, if any (a battle's, a correction's)."""
+    for event in events:
+        rule = event.data.get("rule")
+        if isinstance(rule, str):
+            return rule
+    return ""
 
 
 def positions_of(record: Record) -> Positions:
