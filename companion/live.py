@@ -100,7 +100,9 @@ class LiveTable:
         if self.options.reader:
             self._start_reader(self.options.reader)
         self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
-        self.hub.table_registry = getattr(parts.referee, "registry", None)  # the set check
+        registry = getattr(parts.referee, "registry", None)
+        if registry is not None:  # the set check reads the same set as the referee
+            self.hub.new_set_check = lambda: SetCheck(registry, rules.piece_name)
         self.hub.card_owner = self.session.card_owner  # a phone types only its own side's
         self._thread = threading.Thread(target=self.run, name="table", daemon=True)
         self._thread.start()

@@ -22,7 +22,6 @@ from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalActi
 from companion.i18n import DEFAULT, Translate, translator
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
-from companion.table.setcheck import SetCheck
 from companion.web.about import GameAbout, describe
 from companion.web.gamelog import GameLog
 
@@ -167,10 +166,12 @@ class Hub:
         self._alternatives: tuple[Action, ...] = ()
         """The actions behind the alert's `legal` words, said again in each screen's language."""
         self._restore_question(kept.get("question"))
-        self.table_registry: Any = None
-        """The physical set the live table reads (its tags and codes), when there is one."""
-        self.set_check: SetCheck | None = None
-        """The set check while it runs: the camera and the reader feed it, not the game."""
+        self.new_set_check: Callable[[], Any] | None = None
+        """Makes a set check of the physical set the live table reads (set by the live table:
+        the web layer does not know the table's parts); None without a live table."""
+        self.set_check: Any = None
+        """The set check while it runs (`companion.table.setcheck.SetCheck`): the camera and
+        the reader feed it, not the game."""
 
     @property
     def lock(self) -> threading.RLock:
@@ -220,21 +221,17 @@ class Hub:
         if role != REFEREE:
             return None
         if self.set_check is None:
-            return {"available": self.table_registry is not None, "running": False}
+            return {"available": self.new_set_check is not None, "running": False}
         kit_cards = [str(c.id) for c in getattr(self.session.game.rules.kit, "cards", ())]
         return {"available": True, "running": True, **self.set_check.report(kit_cards)}
 
     def start_set_check(self, running: bool) -> None:
         """The referee starts (or ends) the set check; the game waits meanwhile."""
         with self._lock:
-            if running and self.table_registry is None:
+            if running and self.new_set_check is None:
                 raise PermissionError("no camera or reader reads a set here: the set check "
                                       "needs serve --camera")
-            if running:
-                rules = self.session.game.rules
-                self.set_check = SetCheck(self.table_registry, rules.piece_name)
-            else:
-                self.set_check = None
+            self.set_check = self.new_set_check() if running and self.new_set_check else None
             self._changed()
 
     def set_check_changed(self) -> None:
