@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,15 @@ def serve(db: Path, port: int, *args: str) -> subprocess.Popen[str]:
     raise AssertionError(child.stdout.read() if child.stdout else "serve did not start")
 
 
+def pause(port: int, paused: bool) -> None:
+    """The referee's pause, through the API (a change every page's stream carries)."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/pause", method="POST",
+        data=b'{"paused": true}' if paused else b'{"paused": false}',
+        headers={"Content-Type": "application/json", "Authorization": "Bearer sesame"})
+    urllib.request.urlopen(request, timeout=5).close()
+
+
 def stop(child: subprocess.Popen[str]) -> None:
     child.send_signal(signal.SIGTERM)
     try:
@@ -70,6 +80,9 @@ def test_the_banner_says_when_the_server_is_gone_and_goes_when_it_is_back(pages,
         referee = pages.open(f"http://127.0.0.1:{port}/referee#token=sesame", "phone")
         for page in (table, referee):
             assert page.locator("#connection").is_hidden()
+        for paused in (True, False, True, False):  # the pages reach version 4 on this server
+            pause(port, paused)
+        referee.wait_for_selector("#version[data-version='4']", state="attached", timeout=5000)
         stop(child)
         for page in (table, referee):
             page.wait_for_selector("#connection:not([hidden])", timeout=10_000)
@@ -79,6 +92,11 @@ def test_the_banner_says_when_the_server_is_gone_and_goes_when_it_is_back(pages,
         for page in (table, referee):
             page.wait_for_selector("#connection", state="hidden", timeout=20_000)
         assert referee.locator("#role").inner_text() == "Referee"
+        # The restarted server counts its versions from 0 again: its views are still drawn.
+        pause(port, True)  # version 1 on the new server, below the pages' 4
+        for page in (table, referee):
+            page.wait_for_function("document.body.classList.contains('paused')",
+                                   timeout=5000)
     finally:
         stop(child)
     pages.errors.clear()  # the browser logs the refused reconnections while the server is down

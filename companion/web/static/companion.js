@@ -756,13 +756,20 @@ function credentialGone(message) {
 function follow() {
   // The live stream; EventSource reconnects by itself, and a banner says while it is away.
   const source = new EventSource(withLang("/stream" + (token ? "?token=" + encodeURIComponent(token) : "")));
-  source.addEventListener("view", (event) => { connection(""); render(JSON.parse(event.data)); });
+  source.addEventListener("view", (event) => {
+    connection("");
+    const state = JSON.parse(event.data);
+    if (state.version >= lastVersion) render(state);  // the stream's first view may repeat the page's
+  });
   source.addEventListener("open", () => {
     connection("");
-    json("/api/view").then((state) => { if (state.version !== lastVersion) render(state); }).catch(() => {});
+    // Only a newer view: a view fetched as the stream opened can arrive after the stream's own
+    // newer one, and must not draw the table back as it was (an alert gone, dice undone).
+    json("/api/view").then((state) => { if (state.version > lastVersion) render(state); }).catch(() => {});
   });
   source.addEventListener("error", async () => {
     connection(t("Connection to the companion lost: reconnecting…"), "lost");
+    lastVersion = -1;  // a restarted server counts its versions from 0 again
     if (source.readyState === EventSource.CLOSED) {
       // The server refused the stream (a revoked token gets 401): ask why, or try again.
       const response = await api("/api/view").catch(() => null);
