@@ -24,15 +24,10 @@ from test_browser import (  # noqa: F401  (the fixtures are used by name)
     pages,
     shot,
 )
+from test_serve import free_port
 from web_helpers import acting_player, played_hub
 
 ROOT = Path(__file__).parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def serve(db: Path, port: int, *args: str) -> subprocess.Popen[str]:

@@ -5,11 +5,11 @@ RFID stickers read through a pseudo-terminal are what the table referee reads wi
 from __future__ import annotations
 
 import random
-import socket
 
 import pytest
 from click.testing import CliRunner
 from test_inputs import simulated_set
+from test_serve import free_port
 
 from companion.cli import main
 from companion.demo import DemoOptions, run_demo
@@ -36,12 +36,6 @@ def club(tmp_path, monkeypatch):
     done = CliRunner().invoke(main, ["register", "club"], input="\n".join(lines))
     assert done.exit_code == 0, done.output
     return load_set("club")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_the_set_is_found_with_its_own_kit_and_tags_out_of_kit_order(club):

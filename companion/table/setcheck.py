@@ -10,7 +10,7 @@ identities, so only the referee's view carries it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,3 @@ def _grouped(names: list[str]) -> list[str]:
     """"Mōri 3 (2)" for two unseen blocks of one face: a short list to read."""
     counts = Counter(names)
     return [f"{n} ({k})" if k > 1 else n for n, k in sorted(counts.items())]
-
-
-def names_of(mapping: Mapping[str, str]) -> Callable[[str], str]:
-    return lambda piece: mapping.get(piece, piece)

@@ -54,10 +54,11 @@ class GameLog:
         elif added:
             self._rebuild()
 
-    def _entry_words(self, index: int, viewer: str, lang: str) -> str:
+    def words(self, seq: int, viewer: str, lang: str) -> str:
+        """Record line `seq` (1-based) in words for `viewer`, in `lang` (said once, kept)."""
+        self._sync()
         return line_words(self.session.game.rules, self.session.entries,
-                          lambda seq: self._before[seq - 1], index + 1, viewer, lang,
-                          self._said)
+                          lambda line: self._before[line - 1], seq, viewer, lang, self._said)
 
     def marks(self, entry: Entry) -> dict[str, Any]:
         """What the board may mark for this line, for everyone (`Rules.marks`)."""
@@ -86,7 +87,7 @@ class GameLog:
             lines.append({
                 "seq": entry.seq, "role": entry.action.role, "by": entry.by,
                 "source": entry.source, "time": entry.time,
-                "words": self._entry_words(index, viewer, lang),
+                "words": self.words(entry.seq, viewer, lang),
                 "rule": rule, "summary": rules.rule_summary(rule, lang) if rule else "",
                 "note": entry.note if viewer == REFEREE else None,
                 "snapshot": entry.seq if entry.seq in snapshots else None,
@@ -101,5 +102,5 @@ class GameLog:
         if entry is None:
             return None
         return {"seq": entry.seq, "role": entry.action.role,
-                "words": self._entry_words(entry.seq - 1, viewer, lang),
+                "words": self.words(entry.seq, viewer, lang),
                 "marks": self.marks(entry)}

@@ -270,9 +270,7 @@ class Hub:
         if self.undo_request is None or role not in (REFEREE, self.undo_request[0]):
             return None
         who, seq = self.undo_request
-        line = next((line for line in self.log.lines(role, lang, set())
-                     if line["seq"] == seq), None)
-        return {"role": who, "seq": seq, "words": line["words"] if line else ""}
+        return {"role": who, "seq": seq, "words": self.log.words(seq, role, lang)}
 
     def act(self, role: str, action: Action, source: str,
             snapshot: bytes | None = None) -> list[dict[str, Any]]:
