@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalAction
-from companion.i18n import DEFAULT, Translate, translator
+from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalAction, say
+from companion.engine.core.sentence import from_data, to_data
+from companion.i18n import DEFAULT, translator
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
 from companion.web.about import GameAbout, describe
@@ -118,11 +119,6 @@ Subscriber = tuple[str, str, Callable[[dict[str, Any]], None]]
 def game_package(rules: Any) -> str:
     """The package of a game's rules (`companion.games.NAME`), whose catalogs say its words."""
     return ".".join(type(rules).__module__.split(".")[:3])
-
-
-def words_for(lang: str) -> Translate:
-    """The shell's own words (the hub's sentences) in `lang`."""
-    return translator(lang, "companion.web")
 
 
 class Hub:
@@ -254,15 +250,14 @@ class Hub:
             return None
         shown = self.alert.for_role(role)
         rules = self.session.game.rules
-        if shown["message"].startswith("an action by "):
-            shown["message"] = words_for(lang)("An action by {role} was refused").format(
-                role=shown["role"].capitalize())
+        translate = translator(lang, game_package(rules), "companion.engine", "companion.web")
+        shown["message"] = say(shown["message"], translate)
         shown["summary"] = rules.rule_summary(self.alert.rule, lang)
         if shown["legal"] and len(self._alternatives) == len(self.alert.legal):
             state = self.session.game.state
             shown["legal"] = [rules.say(state, a, role, lang) for a in self._alternatives]
         if shown.get("fix"):
-            shown["fix"] = translator(lang, game_package(rules), "companion.web")(shown["fix"])
+            shown["fix"] = say(shown["fix"], translate)
         return shown
 
     def _undo_request_for(self, role: str, lang: str) -> dict[str, Any] | None:
@@ -334,7 +329,7 @@ class Hub:
 
     def _keep_question(self) -> None:
         kept = None if self.question is None else {
-            "text": self.question[0], "options": [a.text() for a in self.question[1]]}
+            "text": to_data(self.question[0]), "options": [a.text() for a in self.question[1]]}
         self.session.store.put_table_state(self.session.game_id, "question", kept)
 
     def _restore_question(self, kept: Any) -> None:
@@ -348,7 +343,7 @@ class Hub:
             return
         game = self.session.game
         if options and all(game.rules.accepts(game.state, a) for a in options):
-            self.question = (str(kept.get("text", "")), options)
+            self.question = (from_data(kept.get("text", "")), options)
 
     def highlight_next(self) -> None:
         """The table's next-phase button while a question waits: the next option."""
@@ -385,10 +380,12 @@ class Hub:
         if self.question is None:
             return None
         text, options = self.question
+        game = self.session.game
         owner = options[0].role if options else None
         shown = role in (owner, REFEREE)
-        game = self.session.game
-        return {"text": text, "by": owner,
+        translate = translator(lang, game_package(game.rules), "companion.engine",
+                               "companion.web")
+        return {"text": say(text, translate), "by": owner,
                 "options": [a.text() for a in options] if shown else [],
                 "words": [game.rules.say(game.state, a, role, lang) for a in options]
                 if shown else [],

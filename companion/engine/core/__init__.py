@@ -22,6 +22,7 @@ from companion.engine.core.rules import (
     rules_class,
 )
 from companion.engine.core.rulings import Alert, Proposal, Question, Ruling
+from companion.engine.core.sentence import Sentence, say
 from companion.engine.core.simulate import DeadEnd, Playout, pick_action, random_playout
 from companion.engine.core.values import Action, Event, Outcome, canonical_json, freeze, thaw
 
@@ -49,6 +50,7 @@ __all__ = [
     "Question",
     "Rules",
     "Ruling",
+    "Sentence",
     "UnknownGame",
     "UnknownRole",
     "canonical_json",
@@ -61,5 +63,6 @@ __all__ = [
     "refuse_unknown_args",
     "register",
     "rules_class",
+    "say",
     "thaw",
 ]

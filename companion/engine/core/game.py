@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.engine.core.errors import IllegalAction
 from companion.engine.core.rules import CHANCE, REFEREE, Rules
+from companion.engine.core.sentence import Sentence
 from companion.engine.core.values import Action, Event, Outcome
 
 __all__ = ["Game", "Ply", "chance_rng", "fold"]
@@ -130,17 +131,17 @@ class Game(Generic[S]):
         game_type = self.rules.game_type
         outcome = self.outcome
         if outcome is not None:
-            raise IllegalAction(game_type.end_rule, f"the game is over ({outcome.termination})",
-                                action=action)
+            raise IllegalAction(game_type.end_rule, Sentence(
+                "the game is over ({how})", how=outcome.termination), action=action)
         if action.role not in (*self.rules.roles, CHANCE):
-            raise IllegalAction(game_type.turn_rule, f"'{action.role}' is not a role in "
-                                f"{game_type.title} (roles: {', '.join(self.rules.roles)})",
-                                action=action)
+            raise IllegalAction(game_type.turn_rule, Sentence(
+                "'{role}' is not a role in {game} (roles: {roles})", role=action.role,
+                game=game_type.title, roles=", ".join(self.rules.roles)), action=action)
         waiting = self.to_move()
         if action.role not in waiting:
-            raise IllegalAction(self.rules.turn_rule(self._state), f"it is not "
-                                f"{action.role}'s turn: waiting for {' or '.join(waiting)}",
-                                action=action)
+            raise IllegalAction(self.rules.turn_rule(self._state), Sentence(
+                "it is not {role}'s turn: waiting for {waiting}", role=action.role,
+                waiting=" or ".join(waiting)), action=action)
 
     def play_chance(self) -> tuple[Action, tuple[Event, ...]]:
         """Draw and apply the chance action due now (simulation, full-knowledge mode)."""

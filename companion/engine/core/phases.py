@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from companion.engine.core.errors import IllegalAction
+from companion.engine.core.sentence import Sentence
 from companion.engine.core.values import Action
 
 __all__ = ["PhaseTable", "refuse_unknown_args"]
@@ -39,8 +40,9 @@ class PhaseTable(Generic[H]):
         it does take) when there is none."""
         handler = self._verbs.get(phase, {}).get(verb)
         if handler is None:
-            raise IllegalAction(self.rule(phase), f"'{verb}' is not possible in the {phase} "
-                                "phase", legal=self.verbs(phase))
+            raise IllegalAction(self.rule(phase), Sentence(
+                "'{verb}' is not possible in the {phase} phase", verb=verb, phase=phase),
+                legal=self.verbs(phase))
         return handler
 
     def dispatch(self, phase: str, action: Action) -> H:
@@ -60,5 +62,6 @@ def refuse_unknown_args(args: Mapping[str, Any], allowed: Iterable[str], rule: s
     unknown = sorted(set(args) - set(takes))
     if unknown:
         names = ", ".join(f"'{k}'" for k in unknown)
-        listed = ", ".join(takes) if takes else "nothing"
-        raise IllegalAction(rule, f"{what} takes no {names} (it takes: {listed})")
+        listed = ", ".join(takes) if takes else Sentence("nothing")
+        raise IllegalAction(rule, Sentence("{what} takes no {names} (it takes: {listed})",
+                                           what=what, names=names, listed=listed))

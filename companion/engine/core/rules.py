@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.engine.core.errors import IllegalAction, UnknownGame, UnknownRole
 from companion.engine.core.picks import Pick
+from companion.engine.core.sentence import Sentence
 from companion.engine.core.values import Action, Event, Outcome, freeze
 
 __all__ = [
@@ -174,7 +175,8 @@ class Rules(ABC, Generic[S, K]):
     def correct(self, state: S, action: Action) -> Sequence[Event]:
         """A referee's correction (`referee correct {...}`): the table differs from the record,
         and the referee says how. Games that accept corrections override this."""
-        raise IllegalAction("referee", f"{self.game_type.title} takes no corrections")
+        raise IllegalAction("referee", Sentence("{game} takes no corrections",
+                                                game=self.game_type.title))
 
     def undo_barrier(self, action: Action, events: Sequence[Event]) -> bool:
         """Whether this step may never be undone, nor anything before it: it drew at random or

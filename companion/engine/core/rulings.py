@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core.rules import REFEREE
+from companion.engine.core.sentence import Sentence
 from companion.engine.core.values import Action
 
 __all__ = ["Alert", "Proposal", "Question", "Ruling"]
@@ -30,7 +31,10 @@ class Question:
 
 @dataclass(frozen=True)
 class Alert:
-    """A refusal: the rule, what was wrong, what would have been legal, and whose it is."""
+    """A refusal: the rule, what was wrong, what would have been legal, and whose it is.
+
+    The message and fixes are usually `Sentence`s, so that each screen says them in its own
+    language."""
 
     rule: str
     message: str
@@ -54,8 +58,8 @@ class Alert:
             return {"role": role, "rule": self.rule, "message": self.message,
                     "legal": list(self.legal), "fix": self.fix or self.public_fix}
         return {"role": role, "rule": self.rule,
-                "message": f"an action by {role} was refused (rule {self.rule})", "legal": [],
-                "fix": self.public_fix}
+                "message": Sentence("An action by {role} was refused", role=role.capitalize()),
+                "legal": [], "fix": self.public_fix}
 
 
 Ruling = Proposal | Question | Alert

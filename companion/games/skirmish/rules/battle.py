@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.core import CHANCE, Action, Event, IllegalAction
+from companion.engine.core import CHANCE, Action, Event, IllegalAction, Sentence
 from companion.games.skirmish.kit import SkirmishKit
 from companion.games.skirmish.rules.state import SkirmishState
 from companion.games.skirmish.rules.turns import end_of_turn, game_ended
@@ -45,7 +45,8 @@ def decide_roll(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
 def _die(action: Action, role: str) -> int:
     value = action.args.get(role)
     if not isinstance(value, int) or isinstance(value, bool) or value not in DIE:
-        raise IllegalAction("S4.2", f"the {role}'s die must show 1-6, got {value!r}")
+        raise IllegalAction("S4.2", Sentence("the {role}'s die must show 1-6, got {value!r}",
+                                             role=Sentence(role), value=value))
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.core import Action, Event, IllegalAction
+from companion.engine.core import Action, Event, IllegalAction, Sentence
 from companion.games.skirmish.kit import SkirmishKit
 from companion.games.skirmish.rules.state import SkirmishState
 from companion.games.skirmish.rules.turns import end_of_turn, game_ended, opponent
@@ -23,13 +23,16 @@ def decide_move(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
     block, to = action.args.get("block"), action.args.get("to")
     side = action.role
     if state.owner.get(str(block)) != side:
-        raise IllegalAction("S2.1", f"{side} has no block '{block}' to move",
+        raise IllegalAction("S2.1", Sentence("{side} has no block '{block}' to move", side=side,
+                                             block=block),
                             legal=[a.text() for a in legal_moves(kit, state, side)])
     if block not in state.positions:
-        raise IllegalAction("S4.5", f"block '{block}' was eliminated and cannot move")
+        raise IllegalAction("S4.5", Sentence("block '{block}' was eliminated and cannot move",
+                                             block=block))
     at = state.positions[str(block)]
     if to not in kit.neighbours[at]:
-        raise IllegalAction("S3.1", f"no road leads from {at} to '{to}'",
+        raise IllegalAction("S3.1", Sentence("no road leads from {place} to '{to}'", place=at,
+                                             to=to),
                             legal=[f"{side} move {block} to {n}" for n in kit.neighbours[at]])
     events = [Event("BlockMoved", {"block": block, "side": side, "from": at, "to": to})]
     enemy = opponent(kit, side)
