@@ -271,6 +271,9 @@ def test_the_table_shows_the_banner_and_the_turn_large(open_page, served):
     assert who.bounding_box()["height"] >= 20  # type: ignore[index]
     order = turn.locator(".order .chip")
     assert order.count() == len(hub.roles)
+    board = page.locator("#rn-board").bounding_box()  # the whole board in sight, no scrolling
+    assert board and board["y"] + board["height"] <= 800, board
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
     shot(page, "tablet-table")
     italian = open_page(page_url(served, ""), locale="it-IT")
     assert italian.locator("#banner").inner_text() == "FASE DI SCHIERAMENTO · BLU SCHIERA"

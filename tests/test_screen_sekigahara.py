@@ -281,9 +281,9 @@ def test_the_table_shows_the_banner_the_impact_track_and_big_numbers(pages, serv
                                       "ns => ns.map(n => Number(n.dataset.cell))")
     assert cells == list(range(49))
     assert page.locator(".seki-track .marker").count() == 2
-    week = page.locator("#seki-table [data-key='week'] .n").inner_text()
+    week = page.locator("#seki-week [data-key='week'] .n").inner_text()
     assert week == str(view["week"])
-    size = page.eval_on_selector("#seki-table [data-key='week'] .n",
+    size = page.eval_on_selector("#seki-week [data-key='week'] .n",
                                  "n => parseFloat(getComputedStyle(n).fontSize)")
     assert size >= 28, "the week's numbers are big enough to read from 1.5 m"
     last = hub.view(PUBLIC)["last"]
@@ -292,6 +292,8 @@ def test_the_table_shows_the_banner_the_impact_track_and_big_numbers(pages, serv
     assert arrows, "the last move is drawn as an arrow"
     for role in hub.roles:
         assert not leaked(hidden_from(hub, role), page.content())
+    if viewport == "tablet":
+        _fits_the_screen(page)
     shot(page, f"sekigahara-screen-{viewport}-table")
     assert pages.errors == []
 
@@ -304,13 +306,13 @@ def test_the_table_in_italian(browser, served):
     page.add_init_script("localStorage.setItem('companion.lang', 'it')")
     try:
         page.goto(page_url(served, ""))
-        page.wait_for_selector("#seki-table [data-key='week']", state="attached")
+        page.wait_for_selector("#seki-week [data-key='week']", state="attached")
         view = served.hub.view(PUBLIC)["view"]
         banner = page.inner_text("#banner")
         assert banner == (f"SETTIMANA {view['week']} · TURNO {view['turn']} · "
                           f"MUOVE {view['active'].upper()}")
         assert "Tabella dell'Impatto" in page.inner_text("#seki-table")
-        assert "settimana (di 7)" in page.inner_text("#seki-table [data-key='week']")
+        assert "settimana (di 7)" in page.inner_text("#seki-week [data-key='week']")
         shot(page, "sekigahara-screen-tablet-table-it")
     finally:
         page.close()
@@ -336,6 +338,16 @@ def test_screenshots_of_every_page(pages, served, viewport):
 
 
 @pytest.mark.slow
+def _fits_the_screen(page: Page) -> None:
+    """The shared screen at 1280x800 does not scroll: the banner, the whole map, the battle (or
+    the impact track) and the week are all in sight from across the table."""
+    page.wait_for_timeout(200)  # the map is fitted after the first view is drawn
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 800, f"the table page scrolls to {height} px"
+    box = page.locator("#board").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 800 and box["width"] >= 600
+
+
 def test_the_table_during_a_battle(pages, tmp_path: Path):
     """The sample game played again through the API into its first battle with impact on the
     track: the battle location is ringed, each side's impact is shown large and on the track,
@@ -362,6 +374,8 @@ def test_the_table_during_a_battle(pages, tmp_path: Path):
                 assert page.locator(f"#impact-{side}").get_attribute("data-impact") \
                     == str(battle["impact"][side])
             assert re.search(r"(BATTLE|SIEGE) AT", page.inner_text("#banner"))
+            if viewport == "tablet":  # the shared screen: the map and the battle at one glance
+                _fits_the_screen(page)
             shot(page, f"sekigahara-screen-{viewport}-table-battle")
             referee = pages.open(page_url(table, "referee", table.referee), viewport)
             for side in table.hub.roles:

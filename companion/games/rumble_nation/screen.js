@@ -20,6 +20,7 @@
 const CSS = `
 #rn-wrap { position: relative; }
 #rn-board { width: 100%; height: auto; display: block; background: #c9dde6; border-radius: .4rem; touch-action: pan-y; user-select: none; -webkit-user-select: none; }
+@media (min-width: 801px) { body[data-page="table"] #rn-board { max-height: calc(100vh - 8.5rem); } }
 #rn-board.zoomed { touch-action: none; }
 #rn-board .bridge { stroke: #e9dcbc; stroke-linecap: round; }
 #rn-board .link { stroke: #5b4a30; stroke-width: 7; stroke-linecap: round; }

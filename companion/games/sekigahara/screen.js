@@ -81,6 +81,14 @@ const CSS = `
 .seki-impact .ishida { border-left: .5rem solid #d4a627; } .seki-impact .tokugawa { border-left: .5rem solid #1d1d1d; }
 .seki-impact .n { font-size: 2rem; font-weight: 800; line-height: 1; }
 #seki-table { margin-top: .5rem; display: grid; gap: .5rem; }
+body[data-page="table"] #seki { margin: 0 auto; }
+body[data-page="table"] #seki .zoom { position: absolute; top: .4rem; right: .4rem; z-index: 2; margin: 0; }
+#seki-week h2 { font-size: 1.3rem; }
+#seki-week .seki-tiles { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+#seki-week .seki-tile .n { font-size: 2.1rem; line-height: 1.05; }
+#seki-week .seki-tile .n.word { font-size: 1.4rem; }
+#seki-week .seki-tile .what { font-size: 1rem; }
+#seki-week .seki-tile .small { font-size: .9rem; }
 #seki-table section { background: #fff; border-radius: .4rem; padding: .4rem .7rem; box-shadow: 0 1px 2px #0002; }
 #seki-table h2 { font-size: 1.4rem; margin: 0 0 .2rem; }
 #seki-table .seki-tile .n { font-size: 2.4rem; line-height: 1.05; }
@@ -89,8 +97,9 @@ const CSS = `
 #seki-table .seki-impact div { font-size: 1.3rem; }
 #seki-banner { font-size: 2rem; font-weight: 800; letter-spacing: .04em; text-align: center;
   background: #3b2f22; color: #fff; border-radius: .4rem; padding: .2rem .5rem; margin-bottom: .4rem; }
-.seki-deployed { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
+.seki-deployed { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; align-items: center; }
 .seki-deployed span { background: #faf6ea; border-radius: .3rem; padding: .1rem .4rem; }
+.seki-deployed .initiative { margin: 0 .6rem 0 0; padding: .1rem 0; align-self: center; }
 @media (max-width: 600px) { #board .label { font-size: 16px; } }
 @media (max-width: 800px) { #seki-table .seki-tiles { grid-template-columns: repeat(2, minmax(0, 1fr)); } #seki-table .seki-tile .n { font-size: 1.8rem; } #seki-banner { font-size: 1.2rem; } }
 `;
@@ -197,9 +206,14 @@ export async function mount(shell) {
   root.append(chooser);
   const table = shell.page === "table";
   let strip = null;
+  let weekSide = null;
   if (table) {
     strip = el("div", { id: "seki-table" });
     shell.main.append(strip);
+    // The week's tiles stand in the side column, so that the map and a battle fill the shared
+    // screen without scrolling (a phone shows the same panels one under the other).
+    weekSide = shell.panel("seki-week");
+    window.addEventListener("resize", () => fitTable(root, strip));
   }
   const panels = table ? {} : {
     battle: shell.panel("battle"), week: shell.panel("week"), mine: shell.panel("mine"),
@@ -271,7 +285,8 @@ export async function mount(shell) {
       if (chooser.hidden === false && !ui.selected) chooser.hidden = true;
       draw(state);
       if (table) {
-        renderTable(strip, state, board, sides, el, t, !shell.t ? banner(state, t, where) : "", where);
+        renderTable(strip, weekSide, state, board, sides, el, t, !shell.t ? banner(state, t, where) : "", where);
+        fitTable(root, strip);
         return;
       }
       renderBattle(panels.battle, view.battle, board, sides, shell, where, t);
@@ -785,12 +800,11 @@ function battleBody(box, battle, board, sides, el, t, where, wide = false) {
   box.append(big);
   const top = Math.max(board.tracks.impact_track[1], 0);
   box.append(impactTrack(el, battle.impact, top, sides, true, t, wide ? 2 : 4));
-  if (battle.initiative) box.append(el("p", {}, fill(t("Initiative: {side} deploys (8.5)"), { side: sideName(battle.initiative, t) })));
-  if ((battle.deployed || []).length) {
-    const row = el("div", { class: "seki-deployed" });
-    for (const d of battle.deployed) row.append(el("span", { "data-side": d.side }, sideName(d.side, t) + ": " + blockName(d, t) + " +" + d.impact));
-    box.append(row);
-  }
+  // Who deploys next and what is deployed, on one line: the shared screen has no room to spare.
+  const row = el("div", { class: "seki-deployed" });
+  if (battle.initiative) row.append(el("p", { class: "initiative" }, fill(t("Initiative: {side} deploys (8.5)"), { side: sideName(battle.initiative, t) })));
+  for (const d of battle.deployed || []) row.append(el("span", { "data-side": d.side }, sideName(d.side, t) + ": " + blockName(d, t) + " +" + d.impact));
+  if (row.childElementCount) box.append(row);
   for (const [side, cards] of Object.entries(battle.cards_played || {})) {
     if (cards.length) box.append(el("p", { class: "played" }, fill(t("{side} played: {cards}"), { side: sideName(side, t), cards: cards.map((c) => cardName(c, t)).join(", ") })));
   }
@@ -900,24 +914,29 @@ export function banner(state, t = (s) => s, where = {}) {
   return parts.join(" · ");
 }
 
-function renderTable(strip, state, board, sides, el, t, ownBanner, where) {
-  // The shared screen under the map: a battle first while one is fought, then the week's
-  // bookkeeping, and the impact track waiting for the next battle.
+function fitTable(root, strip) {
+  // The shared screen shows the whole map and the battle at once, without scrolling: on a wide
+  // screen the map is narrowed (centred) until its height fits above the battle. A phone
+  // scrolls as any page does.
+  if (window.innerWidth <= 800) { root.style.maxWidth = ""; return; }
+  const top = root.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - top - strip.getBoundingClientRect().height - 28;
+  root.style.maxWidth = Math.max(360, Math.floor(room * VIEW.w / VIEW.h)) + "px";
+}
+
+function renderTable(strip, week, state, board, sides, el, t, ownBanner, where) {
+  // The shared screen: under the map the battle while one is fought (else the impact track
+  // waiting for the next); the week's bookkeeping in the side column.
   const view = state.view || {};
   const children = [];
   if (ownBanner) children.push(el("div", { id: "seki-banner" }, ownBanner));
   const battle = view.battle;
   const top = board.tracks.impact_track[1];
-  const week = el("section", { id: "seki-week" });
   renderWeek(week, view, sides, el, t, where);
   const fight = el("section", { id: "battle" });
   if (battle && battle.at) battleBody(fight, battle, board, sides, el, t, where, true);
-  if (battle && battle.at && battle.impact) {
-    children.push(fight, week);
-  } else {
-    fight.append(el("h2", {}, t("Impact track")), impactTrack(el, {}, top, sides, false, t));
-    children.push(week, fight);
-  }
+  else fight.append(el("h2", {}, t("Impact track")), impactTrack(el, {}, top, sides, false, t));
+  children.push(fight);
   strip.replaceChildren(...children);
 }
 
