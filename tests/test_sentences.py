@@ -24,7 +24,7 @@ from companion.i18n import catalog, translator
 
 ROOT = Path(__file__).parents[1] / "companion"
 SAYERS = {"IllegalAction": (1,), "Alert": (1,), "Question": (0,), "Sentence": (0,),
-          "_alert": (1,)}
+          "_alert": (1,), "refusal": (1,)}
 """Calls whose positional arguments (by index) are said to a player."""
 SAID_KEYWORDS = ("message", "fix", "public_fix", "text")
 ENGINE_FILES = sorted((ROOT / "engine").rglob("*.py"))
@@ -158,3 +158,14 @@ def test_a_question_kept_over_a_restart_is_still_said_in_italian(tmp_path):
     again = Hub(Session.resume(hub.session.store, hub.session.game_id))
     assert again.view(REFEREE, "it")["question"]["text"] == \
         "Skirmish non accetta correzioni"
+
+
+def test_the_legal_words_of_a_table_alert_are_said_in_italian_too(tmp_path):
+    """Words with no actions behind them (a table alert's, the movement levels) are said
+    through the catalog as the message is."""
+    hub = played_hub(tmp_path, "sekigahara")
+    actor = acting_player(hub)
+    hub.raise_alert(Alert("7.1", Sentence("no movement level {level!r}", level="huge"),
+                          (Sentence("minimal"), "none"), actor))
+    assert hub.view(actor)["alert"]["legal"] == ["minimal", "none"]
+    assert hub.view(actor, "it")["alert"]["legal"][0] == "minimo"

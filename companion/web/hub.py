@@ -256,6 +256,8 @@ class Hub:
         if shown["legal"] and len(self._alternatives) == len(self.alert.legal):
             state = self.session.game.state
             shown["legal"] = [rules.say(state, a, role, lang) for a in self._alternatives]
+        else:  # words without actions behind them (level names, a table alert's choices)
+            shown["legal"] = [say(word, translate) for word in shown["legal"]]
         if shown.get("fix"):
             shown["fix"] = say(shown["fix"], translate)
         return shown

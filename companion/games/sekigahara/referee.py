@@ -20,6 +20,7 @@ from companion.engine.core import (
     Proposal,
     Question,
     Ruling,
+    Sentence,
 )
 from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
@@ -28,7 +29,14 @@ from companion.games.sekigahara.rules.battle import initiative
 from companion.games.sekigahara.rules.combat import battles_due
 from companion.games.sekigahara.rules.mori import MORI_SIDE
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED
-from companion.games.sekigahara.rules.words import at_place, block_names, place_name, side_name
+from companion.games.sekigahara.rules.words import (
+    at_place,
+    block_names,
+    clauses,
+    listed,
+    place_name,
+    side_name,
+)
 from companion.table.registry import TableRegistry
 from companion.vision.table import TableDiff, TableSnapshot
 
@@ -224,10 +232,10 @@ class SekigaharaReferee:
             kit = self.rules.kit
             cut = sorted({to for to in destinations.values()
                           if not self._paths(state, origin, to)}, key=lambda p: place_name(kit, p))
-            where = ", ".join(place_name(kit, p) for p in cut) or "there"
-            return self._alert("7.3.1", f"no road left this phase leads from "
-                               f"{place_name(kit, origin)} to {where} (each road is used once "
-                               "per movement phase)", (), seen)
+            where = listed([place_name(kit, p) for p in cut]) or Sentence("there")
+            return self._alert("7.3.1", Sentence(
+                "no road left this phase leads from {place} to {where} (each road is used once "
+                "per movement phase)", place=place_name(kit, origin), where=where), (), seen)
         ruling, cards = next(((r, c) for r, c in rulings if not isinstance(r, Alert)),
                              rulings[0])
         if not isinstance(ruling, Alert):
@@ -314,21 +322,34 @@ class SekigaharaReferee:
         for block, (frm, to) in seen.moves.items():
             by_way.setdefault((frm, to), []).append(block)
             by_origin.setdefault(frm, []).append(block)
-        saw = "; ".join(f"{block_names(kit, blocks)} drawn for "
-                        f"{place_name(kit, to, side=seen.side)}" if frm == BAG else
-                        f"{block_names(kit, blocks)} moved {place_name(kit, frm, side=seen.side)}"
-                        f" → {place_name(kit, to, side=seen.side)}"
-                        for (frm, to), blocks in sorted(by_way.items()))
-        fix = "; ".join(f"put {block_names(kit, blocks)} back "
-                        f"{at_place(kit, frm, side=seen.side)}"
-                        for frm, blocks in sorted(by_origin.items()))
+        saw = clauses([
+            Sentence("{blocks} drawn for {place}", blocks=block_names(kit, blocks),
+                     place=place_name(kit, to, side=seen.side)) if frm == BAG else
+            Sentence("{blocks} moved {start} → {end}", blocks=block_names(kit, blocks),
+                     start=place_name(kit, frm, side=seen.side),
+                     end=place_name(kit, to, side=seen.side))
+            for (frm, to), blocks in sorted(by_way.items())])
         side = side_name(seen.side)
-        public = "; ".join(
-            f"put the {side} block back {at_place(kit, frm, side=seen.side)}" if len(blocks) == 1
-            else f"put the {len(blocks)} {side} blocks back {at_place(kit, frm, side=seen.side)}"
-            for frm, blocks in sorted(by_origin.items()))
-        return Alert(rule, f"{saw}: {message}", tuple(legal), seen.side,
-                     fix=_sentence(fix), public_fix=_sentence(public))
+        fix: list[str] = []
+        public: list[str] = []
+        for frm, blocks in sorted(by_origin.items()):  # the first one capitalised: a sentence
+            names, where = block_names(kit, blocks), at_place(kit, frm, side=seen.side)
+            fix.append(Sentence("put {blocks} back {where}", blocks=names, where=where) if fix
+                       else Sentence("Put {blocks} back {where}", blocks=names, where=where))
+            if len(blocks) == 1:
+                public.append(
+                    Sentence("put the {side} block back {where}", side=side, where=where)
+                    if public else
+                    Sentence("Put the {side} block back {where}", side=side, where=where))
+            else:
+                public.append(
+                    Sentence("put the {count} {side} blocks back {where}", count=len(blocks),
+                             side=side, where=where) if public else
+                    Sentence("Put the {count} {side} blocks back {where}", count=len(blocks),
+                             side=side, where=where))
+        said = message if isinstance(message, Sentence) else Sentence(message)  # a constant
+        return Alert(rule, Sentence("{saw}: {message}", saw=saw, message=said), tuple(legal),
+                     seen.side, fix=clauses(fix), public_fix=clauses(public))
 
     def _check_back(self, state: SekigaharaState) -> list[Ruling]:
         return [self.desync] if self.desync else []
@@ -365,7 +386,8 @@ class SekigaharaReferee:
     def on_card(self, state: SekigaharaState, code: str) -> list[Ruling]:
         card = self.registry.card(code)
         if card is None or card not in self.rules.ctx.card_side:
-            return [Alert("3.3", f"unknown card code {code!r}: register it first")]
+            return [Alert("3.3", Sentence("unknown card code {code!r}: register it first",
+                                          code=code))]
         side = self.rules.ctx.card_side[card]
         if state.phase == "bid":
             return [self._judge([Action(side, "bid", {"card": card})], state)]
@@ -374,7 +396,8 @@ class SekigaharaReferee:
             return []
         if state.phase == "combat" and state.battle is not None:
             return self._combat_card(state, side, card)
-        return [Alert("3.3", f"a card scanned in the {state.phase} phase is not used yet")]
+        return [Alert("3.3", Sentence("a card scanned in the {phase} phase is not used yet",
+                                      phase=state.phase))]
 
     def card_owner(self, state: SekigaharaState, code: str) -> str | None:
         """Every card belongs to one side's deck (3.3): its side plays it, whatever the
@@ -407,9 +430,10 @@ class SekigaharaReferee:
             options = [Action(side, "movement_level", {"level": level, "cards": cards})
                        for level in levels.get(len(cards), [])]
             if not options:
-                fix = "scan 0, 1 or 2 cards for the movement level, then press confirm"
-                return [Alert("7.1", f"{len(cards)} cards scanned: movement costs 0, 1 or 2",
-                              role=side, fix=_sentence(fix), public_fix=_sentence(fix))]
+                fix = Sentence("Scan 0, 1 or 2 cards for the movement level, then press confirm")
+                return [Alert("7.1", Sentence("{count} cards scanned: movement costs 0, 1 or 2",
+                                              count=len(cards)),
+                              role=side, fix=fix, public_fix=fix)]
             return [self._judge(options, state)]
         if state.phase == "reinforcements" and name == "confirm":
             return self._discards(state)
@@ -484,22 +508,18 @@ def _marches(destinations: Mapping[str, str], cards: list[str]) -> list[dict[str
             for pair in combinations(groups, 2)]
 
 
-def _sentence(text: str) -> str:
-    """The first letter up: a fix reads as an instruction ("Put Ukita 2 back at Osaka")."""
-    return text[:1].upper() + text[1:]
-
-
 def _question(kit: SekigaharaKit, example: Action) -> str:
     """What the tablet asks when several actions fit what the table showed."""
-    origin = place_name(kit, str(example.args.get("from")))
-    return {"move": f"From {origin}: which way did they go?",
-            "movement_level": "No movement, or minimal movement?",
-            "declare": "Where is combat declared first?",
-            "choose_first": "Who moves first this week (6.3)?",
-            "castle": "Does the castle's holder stay inside (8.9.2)?",
-            "retreat": "Do all the survivors stay in the castle?",
-            "defect": "No loyalty card to show: do the blocks defect (8.6.1)?",
-            }.get(example.verb, "Which one?")
+    if example.verb == "move":
+        origin = place_name(kit, str(example.args.get("from")))
+        return Sentence("From {place}: which way did they go?", place=origin)
+    return {"movement_level": Sentence("No movement, or minimal movement?"),
+            "declare": Sentence("Where is combat declared first?"),
+            "choose_first": Sentence("Who moves first this week (6.3)?"),
+            "castle": Sentence("Does the castle's holder stay inside (8.9.2)?"),
+            "retreat": Sentence("Do all the survivors stay in the castle?"),
+            "defect": Sentence("No loyalty card to show: do the blocks defect (8.6.1)?"),
+            }.get(example.verb, Sentence("Which one?"))
 
 
 def describe(ruling: Ruling) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from companion.engine.core import (
     PhaseTable,
     Pick,
     Rules,
+    Sentence,
     register,
 )
 from companion.games.sekigahara.kit import SIDES, SekigaharaKit
@@ -229,8 +230,11 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         pending = next((p for p in batch.state.pending if p.kind == "cards" and p.side == side),
                        None)
         if action.verb != "deal" or pending is None:
-            raise IllegalAction("3.3", f"chance cannot '{action.verb}' for {side!r} now",
-                                legal=[f"{p.kind} {p.side} {p.count}" for p in batch.state.pending])
+            due = [Sentence("{kind} {side} {count}", side=p.side, count=p.count,
+                            kind=Sentence("cards") if p.kind == "cards" else Sentence("blocks"))
+                   for p in batch.state.pending]
+            raise IllegalAction("3.3", Sentence("chance cannot '{verb}' for {side!r} now",
+                                                verb=action.verb, side=side), legal=due)
         cards = action.args.get("cards")
         if not isinstance(cards, tuple):
             raise IllegalAction("3.3", "a deal names the cards drawn")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.combat import CASTLE_CAPACITY
 from companion.games.sekigahara.rules.context import Batch, Context, other
@@ -11,6 +11,7 @@ from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import Battle, SekigaharaState
 from companion.games.sekigahara.rules.victory import HIDEYORI, check_instant_victory
+from companion.games.sekigahara.rules.words import listed
 
 __all__ = [
     "IMPACT_PER_LOSS", "casualties_due", "decide_casualties", "decide_retreat", "loss_order",
@@ -82,16 +83,17 @@ def _check_order(tiers: list[list[str]], picked: list[str]) -> str | None:
     for index, tier in enumerate(tiers):
         later = [u for t in tiers[index + 1:] for u in t]
         if any(u in picked for u in later) and not set(tier) <= set(picked):
-            return ("losses come first from blocks that changed sides, then deployed blocks, "
-                    "then the others (8.7.2)" if len(tiers) == 3
-                    else "Toyotomi Hideyori is the last unit lost in Osaka (9.1)")
+            return (Sentence("losses come first from blocks that changed sides, then deployed "
+                             "blocks, then the others (8.7.2)") if len(tiers) == 3
+                    else Sentence("Toyotomi Hideyori is the last unit lost in Osaka (9.1)"))
     return None
 
 
 def decide_casualties(ctx: Context, batch: Batch, action: Action) -> None:
     due = casualties_due(ctx, batch.state)
     if due is None or due[0] != action.role:
-        raise IllegalAction("8.7.2", f"{action.role} has no losses to choose now")
+        raise IllegalAction("8.7.2", Sentence("{side} has no losses to choose now",
+                                              side=action.role))
     side, count = due
     picked = action.args.get("blocks")
     tiers = loss_order(ctx, batch.state, side)
@@ -99,8 +101,9 @@ def decide_casualties(ctx: Context, batch: Batch, action: Action) -> None:
     rule = "8.9.4" if batch.state.battle and batch.state.battle.siege else "8.7.2"
     if not isinstance(picked, tuple) or len(picked) != count or len(set(picked)) != count \
             or not set(picked) <= allowed:
-        raise IllegalAction(rule, f"{side} loses {count} different unit(s) of: "
-                            f"{', '.join(sorted(allowed))}")
+        units = ", ".join(sorted(allowed))
+        raise IllegalAction(rule, Sentence("{side} loses {count} different unit(s) of: {units}",
+                                           side=side, count=count, units=units))
     problem = _check_order(tiers, list(picked))
     if problem:
         raise IllegalAction("9.1" if "Hideyori" in problem else rule, problem)
@@ -194,13 +197,15 @@ def decide_retreat(ctx: Context, batch: Batch, action: Action) -> None:
     survivors = blocks_of(ctx, batch.state, battle.at, side)
     stay = _staying(action)
     if not set(stay) <= set(survivors) or len(stay) > room:
-        raise IllegalAction("8.8.4", f"up to {room} block(s) may stay in the castle")
+        raise IllegalAction("8.8.4", Sentence("up to {count} block(s) may stay in the castle",
+                                              count=room))
     going = [b for b in survivors if b not in stay]
     to = action.args.get("to")
     if going and to not in places:
         kept = {"castle": stay} if stay else {}
         raise refusal("8.8.2" if side == battle.attacker else "8.8.3",
-                      f"retreat to one of: {', '.join(ctx.name(p) for p in places)}",
+                      Sentence("retreat to one of: {places}",
+                               places=listed([ctx.name(p) for p in places])),
                       [(ctx.name(p), Action(side, "retreat", {"to": p, **kept}))
                        for p in places])
     if stay:
@@ -215,7 +220,8 @@ def _staying(action: Action) -> list[str]:
     a list of block ids."""
     castle = action.args.get("castle") or ()
     if not isinstance(castle, tuple) or not all(isinstance(b, str) for b in castle):
-        raise IllegalAction("8.8.4", f"name the blocks that stay in the castle, got {castle!r}")
+        raise IllegalAction("8.8.4", Sentence("name the blocks that stay in the castle, got "
+                                              "{blocks!r}", blocks=castle))
     return list(castle)
 
 

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import Block, Card
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard
 from companion.games.sekigahara.rules.context import Batch, Context, other
@@ -75,10 +75,12 @@ def decide_deploy(ctx: Context, batch: Batch, action: Action) -> None:
         return
     card = _own_card(ctx, batch.state, side, card_id)
     if not can_deploy_with(block, card):
-        raise IllegalAction("8.2.2", f"the {card_name(ctx.kit, card.id)} cannot deploy "
-                            f"{block_name(ctx.kit, block.id)}: the card must show the "
-                            f"{clan_name(block.clan)} mon" + (" (loyalty cards deploy nothing)"
-                                                              if card.kind == "loyalty" else ""))
+        names = {"card": card_name(ctx.kit, card.id), "block": block_name(ctx.kit, block.id),
+                 "clan": clan_name(block.clan)}
+        raise IllegalAction("8.2.2", Sentence(
+            "the {card} cannot deploy {block}: the card must show the {clan} mon (loyalty cards "
+            "deploy nothing)", **names) if card.kind == "loyalty" else Sentence(
+            "the {card} cannot deploy {block}: the card must show the {clan} mon", **names))
     blocks = [block]
     if also is not None:
         blocks.append(_second_block(ctx, batch.state, side, block, card, also))
@@ -92,9 +94,11 @@ def _check_turn(battle: Battle, side: str) -> None:
     holder = initiative(battle)
     if side != holder:
         if side in battle.done:
-            raise IllegalAction("8.5", f"{side} declared it is done deploying in this battle")
-        raise IllegalAction("8.5", f"{holder} has the initiative: the side behind deploys "
-                            "until it leads (the defender leads on a tie)")
+            raise IllegalAction("8.5", Sentence(
+                "{side} declared it is done deploying in this battle", side=side))
+        raise IllegalAction("8.5", Sentence(
+            "{side} has the initiative: the side behind deploys until it leads (the defender "
+            "leads on a tie)", side=holder))
 
 
 def _own_block(ctx: Context, state: SekigaharaState, side: str, block_id: object) -> Block:
@@ -102,14 +106,15 @@ def _own_block(ctx: Context, state: SekigaharaState, side: str, block_id: object
     assert battle is not None
     block = ctx.kit.block.get(str(block_id))
     if block is None or block.side != side:  # an enemy block is never placed for its foe
-        raise IllegalAction("8.2.3", f"{side} has no such block in the battle at "
-                            f"{ctx.name(battle.at)}")
+        raise IllegalAction("8.2.3", Sentence("{side} has no such block in the battle at {place}",
+                                              side=side, place=ctx.name(battle.at)))
     if state.positions.get(block.id) != battle.at:
-        raise IllegalAction("8.2.3", f"{block_name(ctx.kit, block.id)} is not in the battle at "
-                            f"{ctx.name(battle.at)}")
+        raise IllegalAction("8.2.3", Sentence("{block} is not in the battle at {place}",
+                                              block=block_name(ctx.kit, block.id),
+                                              place=ctx.name(battle.at)))
     if block.id in battle.deployed():
-        raise IllegalAction("8.2.2", f"{block_name(ctx.kit, block.id)} is already deployed in "
-                            "this battle")
+        raise IllegalAction("8.2.2", Sentence("{block} is already deployed in this battle",
+                                              block=block_name(ctx.kit, block.id)))
     if battle.siege and block.id in battle.inside:
         raise IllegalAction("8.9.4", "the besieged side deploys nothing in a siege")
     return block
@@ -120,8 +125,8 @@ def _own_card(ctx: Context, state: SekigaharaState, side: str, card_id: object) 
     assert battle is not None
     card = ctx.kit.card.get(str(card_id))
     if card is not None and card.id in battle.played.get(side, ()):
-        raise IllegalAction("8.2.2", f"the {card_name(ctx.kit, card.id)} was already played in "
-                            "this battle")
+        raise IllegalAction("8.2.2", Sentence("the {card} was already played in this battle",
+                                              card=card_name(ctx.kit, card.id)))
     check_in_hand(ctx, state, side, [str(card_id)], "8.2.3")
     assert card is not None
     return card
@@ -130,8 +135,9 @@ def _own_card(ctx: Context, state: SekigaharaState, side: str, card_id: object) 
 def _check_leader_without_card(ctx: Context, battle: Battle, side: str, block: Block) -> None:
     """8.2.4: leaders deploy without a card until the side's first card deployment."""
     if block.leader is None:
-        raise IllegalAction("8.2.2", f"{block_name(ctx.kit, block.id)} needs a card of the "
-                            f"{clan_name(block.clan)} mon")
+        raise IllegalAction("8.2.2", Sentence("{block} needs a card of the {clan} mon",
+                                              block=block_name(ctx.kit, block.id),
+                                              clan=clan_name(block.clan)))
     if any(d.card is not None for d in battle.deployments if d.owner == side):
         raise IllegalAction("8.2.4", "leaders deploy without a card only before the side's "
                             "first deployment with a card")
@@ -143,12 +149,12 @@ def _second_block(ctx: Context, state: SekigaharaState, side: str, first: Block,
     if card.kind != "double":
         raise IllegalAction("8.4.2", "only a double card deploys a second block")
     if first.any_card and first.clan != card.clan:
-        raise IllegalAction("8.4.2", f"a double card used on {block_name(ctx.kit, first.id)} "
-                            "deploys only that block")
+        raise IllegalAction("8.4.2", Sentence("a double card used on {block} deploys only that "
+                                              "block", block=block_name(ctx.kit, first.id)))
     second = _own_block(ctx, state, side, also)
     if second.id == first.id or second.clan != card.clan:
-        raise IllegalAction("8.4.2", f"the second block must be another "
-                            f"{clan_name(card.clan)} block")
+        raise IllegalAction("8.4.2", Sentence("the second block must be another {clan} block",
+                                              clan=clan_name(card.clan)))
     return second
 
 
@@ -221,8 +227,8 @@ def decide_prove(ctx: Context, batch: Batch, action: Action) -> None:
     card = ctx.kit.card.get(cards[0]) if len(cards) == 1 else None
     block = ctx.kit.block[group[0].block]
     if card is None or not can_deploy_with(block, card) or card.id in battle.played[action.role]:
-        raise IllegalAction("8.6.1", "show one card from the hand able to deploy "
-                            f"{block_name(ctx.kit, block.id)}")
+        raise IllegalAction("8.6.1", Sentence("show one card from the hand able to deploy "
+                                              "{block}", block=block_name(ctx.kit, block.id)))
     check_in_hand(ctx, batch.state, action.role, cards, "8.6.1")
     batch.emit("LoyaltyProven", side=action.role, card=card.id, group=group[0].group,
                rule="8.6.1")
@@ -239,7 +245,8 @@ def decide_defect(ctx: Context, batch: Batch, action: Action) -> None:
         if proof:
             raise refusal("8.6.1", "a card in the hand can deploy this block, so it proves "
                           "its loyalty and must be shown",
-                          [(f"prove with {c}", Action(action.role, "prove", {"card": c}))
+                          [(Sentence("prove with {card}", card=c),
+                            Action(action.role, "prove", {"card": c}))
                            for c in proof])
     challenger = other(action.role)
     batch.emit("BlocksDefected", blocks=[d.block for d in group], group=group[0].group,
@@ -252,5 +259,6 @@ def _answering(state: SekigaharaState, side: str) -> tuple[Battle, list[Deployme
         raise IllegalAction("8.6.1", "no loyalty challenge is waiting for an answer")
     group = _challenged_group(battle)
     if group[0].side != side:
-        raise IllegalAction("8.6.1", f"the challenge is answered by {group[0].side}")
+        raise IllegalAction("8.6.1", Sentence("the challenge is answered by {side}",
+                                              side=group[0].side))
     return battle, group

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from companion.engine.core import IllegalAction
+from companion.engine.core import IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.state import Hand, Pending, SekigaharaState
 
@@ -35,7 +35,8 @@ def card_list(value: Any, rule: str) -> list[str]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, Sequence) or not all(isinstance(c, str) for c in value):
-        raise IllegalAction(rule, f"cards must be a list of card ids, got {value!r}")
+        raise IllegalAction(rule, Sentence("cards must be a list of card ids, got {value!r}",
+                                           value=value))
     return list(value)
 
 
@@ -43,17 +44,22 @@ def check_in_hand(ctx: Context, state: SekigaharaState, side: str, cards: Sequen
                   rule: str) -> None:
     """Raise IllegalAction unless `side` can hold all of `cards` in its hand now."""
     if len(set(cards)) != len(cards):
-        raise IllegalAction(rule, f"the same card is named twice: {', '.join(cards)}")
+        named = ", ".join(cards)
+        raise IllegalAction(rule, Sentence("the same card is named twice: {cards}", cards=named))
     hand = state.hands[side]
     for card in cards:
         if ctx.card_side.get(card) != side:
-            raise IllegalAction(rule, f"'{card}' is not one of the {side} cards (3.3)")
+            raise IllegalAction(rule, Sentence("'{card}' is not one of the {side} cards (3.3)",
+                                               card=card, side=side))
         if hand.cards is not None and card not in hand.cards:
-            raise IllegalAction(rule, f"{card} is not in the {side} hand")
+            raise IllegalAction(rule, Sentence("{card} is not in the {side} hand", card=card,
+                                               side=side))
         if card in hand.discard:
-            raise IllegalAction(rule, f"{card} was already played and lies on the discard pile")
+            raise IllegalAction(rule, Sentence(
+                "{card} was already played and lies on the discard pile", card=card))
     if len(cards) > hand.count:
-        raise IllegalAction(rule, f"{side} holds {hand.count} card(s), not {len(cards)}")
+        raise IllegalAction(rule, Sentence("{side} holds {held} card(s), not {count}", side=side,
+                                           held=hand.count, count=len(cards)))
 
 
 def discard(batch: Batch, side: str, cards: Sequence[str], reason: str, rule: str) -> None:
@@ -88,11 +94,14 @@ def deal(ctx: Context, state: SekigaharaState, batch: Batch, side: str, cards: l
     pile = ctx.deck[side] - hand.cards - hand.discard
     want = min(pending.count, len(pile) + len(hand.discard))
     if len(cards) != want or len(set(cards)) != len(cards):
-        raise IllegalAction("3.3", f"{side} must draw {want} different card(s), not {len(cards)}")
+        raise IllegalAction("3.3", Sentence("{side} must draw {count} different card(s), not "
+                                            "{given}", side=side, count=want, given=len(cards)))
     from_pile = [c for c in cards if c in pile]
     rest = [c for c in cards if c not in pile]
     if len(pile) >= want and rest:
-        raise IllegalAction("3.3", f"{', '.join(rest)} not in the {side} draw pile")
+        named = ", ".join(rest)
+        raise IllegalAction("3.3", Sentence("{cards} not in the {side} draw pile", cards=named,
+                                            side=side))
     if rest and not (set(rest) <= hand.discard and len(from_pile) == len(pile)):
         raise IllegalAction("3.3", "the discards are reshuffled only when the draw pile is empty")
     if from_pile:

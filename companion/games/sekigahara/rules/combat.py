@@ -8,7 +8,7 @@ siege, 8.9) or to fight outside (a battle, 8.2).
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, disks_of, units_at
@@ -43,7 +43,7 @@ def decide_declare(ctx: Context, batch: Batch, action: Action) -> None:
     if batch.state.battle or batch.state.castle_choice:
         raise IllegalAction("8.1", "finish the fight in progress first")
     if at not in due:
-        raise refusal("8.1", f"no combat is due at {ctx.name(str(at))}",
+        raise refusal("8.1", Sentence("no combat is due at {place}", place=ctx.name(str(at))),
                       [(ctx.name(loc), Action(action.role, "declare", {"at": loc}))
                        for loc in due])
     start_fight(ctx, batch, str(at), action.role)
@@ -83,8 +83,9 @@ def decide_castle(ctx: Context, batch: Batch, action: Action) -> None:
     at, attacker = batch.state.castle_choice
     side, holder = action.role, batch.state.castles.get(at)
     if side != holder:
-        raise IllegalAction("8.9.2", f"{holder} holds {ctx.name(at)} castle, so {holder} "
-                            f"decides whether to stay inside, not {side}")
+        raise IllegalAction("8.9.2", Sentence(
+            "{holder} holds {place} castle, so {holder} decides whether to stay inside, not "
+            "{side}", holder=holder, place=ctx.name(at), side=side))
     inside = action.args.get("inside")
     if not isinstance(inside, bool):
         raise IllegalAction("8.9.2", "say whether to stay inside the castle: inside true/false")

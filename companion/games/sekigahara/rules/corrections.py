@@ -6,7 +6,7 @@ action of the `referee` role, recorded with its author and reason, never an edit
 
 from __future__ import annotations
 
-from companion.engine.core import Action, Event, IllegalAction, refuse_unknown_args
+from companion.engine.core import Action, Event, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import update_control
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED, SekigaharaState
@@ -23,16 +23,17 @@ REVEALING = frozenset({
 
 def correct(ctx: Context, state: SekigaharaState, action: Action) -> list[Event]:
     if action.verb != "correct":
-        raise IllegalAction("referee", f"the referee corrects with 'correct', not "
-                            f"'{action.verb}'")
-    refuse_unknown_args(action.args, ("block", "to"), "referee", "a correction")
+        raise IllegalAction("referee", Sentence("the referee corrects with 'correct', not "
+                                                "'{verb}'", verb=action.verb))
+    refuse_unknown_args(action.args, ("block", "to"), "referee", Sentence("a correction"))
     block, to = str(action.args.get("block")), action.args.get("to")
     places = {*ctx.kit.location, *(b.id for b in ctx.kit.boxes), BAG, ELIMINATED}
     if block not in ctx.kit.block:
-        raise IllegalAction("referee", f"no block {block!r} in this kit")
+        raise IllegalAction("referee", Sentence("no block {block!r} in this kit", block=block))
     if to not in places:
-        raise IllegalAction("referee", f"a block can stand at a location, a box, '{BAG}' or "
-                            f"'{ELIMINATED}', not {to!r}")
+        raise IllegalAction("referee", Sentence(
+            "a block can stand at a location, a box, '{bag}' or '{eliminated}', not {place!r}",
+            bag=BAG, eliminated=ELIMINATED, place=to))
     batch = Batch(state)
     before = state.positions[block]
     batch.emit("BlockCorrected", block=block, side=ctx.owner[block], **{"from": before},

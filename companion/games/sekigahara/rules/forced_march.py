@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
+from companion.games.sekigahara.rules.words import listed
 
 __all__ = ["Marches", "check_marches", "marching_blocks", "read_marches"]
 
@@ -50,8 +51,8 @@ def _read_several(several: object) -> dict[str, frozenset[str]]:
     for card, blocks in several.items():
         if not isinstance(blocks, tuple) or not blocks \
                 or not all(isinstance(b, str) for b in blocks):
-            raise IllegalAction(RULE, f"name the blocks that force-march with {card}, got "
-                                f"{blocks!r}")
+            raise IllegalAction(RULE, Sentence("name the blocks that force-march with {card}, "
+                                               "got {blocks!r}", card=card, blocks=blocks))
         marches[str(card)] = frozenset(blocks)
     return marches
 
@@ -67,21 +68,23 @@ def check_marches(paths: Mapping[str, tuple[str, ...]], marches: Marches,
         blocks = marches[this]
         twice = sorted(b for b in blocks if b in carrying)
         if twice:
-            raise IllegalAction(RULE, f"{', '.join(block(b) for b in twice)} would "
-                                f"force-march with both the {card(carrying[twice[0]])} and the "
-                                f"{card(this)}: a block carries one forced march at a time")
+            raise IllegalAction(RULE, Sentence(
+                "{blocks} would force-march with both the {card} and the {other}: a block "
+                "carries one forced march at a time", blocks=listed([block(b) for b in twice]),
+                card=card(carrying[twice[0]]), other=card(this)))
         carrying.update(dict.fromkeys(blocks, this))
         ways = {paths[b] for b in blocks}
         if len(ways) != 1:
-            raise IllegalAction(RULE, f"a forced march moves one group that starts, moves and "
-                                f"ends together: the blocks marching with the {card(this)} "
-                                f"({', '.join(block(b) for b in sorted(blocks))}) need the "
-                                "same path")
+            raise IllegalAction(RULE, Sentence(
+                "a forced march moves one group that starts, moves and ends together: the "
+                "blocks marching with the {card} ({blocks}) need the same path", card=card(this),
+                blocks=listed([block(b) for b in sorted(blocks)])))
         way = ways.pop()
         if way in groups:
-            raise IllegalAction(RULE, f"the blocks marching with the {card(groups[way])} and with "
-                                f"the {card(this)} start, move and end together: they are one "
-                                "group, and one forced march covers it")
+            raise IllegalAction(RULE, Sentence(
+                "the blocks marching with the {card} and with the {other} start, move and end "
+                "together: they are one group, and one forced march covers it",
+                card=card(groups[way]), other=card(this)))
         groups[way] = this
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import update_control
@@ -30,7 +30,8 @@ def decide_mori(ctx: Context, batch: Batch, action: Action) -> None:
     if not cards:
         raise IllegalAction("9.3", "discard one card for each Mori block to bring in")
     if len(cards) > len(waiting):
-        raise IllegalAction("9.3", f"only {len(waiting)} Mori block(s) wait in the Mori box")
+        raise IllegalAction("9.3", Sentence("only {count} Mori block(s) wait in the Mori box",
+                                            count=len(waiting)))
     check_in_hand(ctx, batch.state, MORI_SIDE, cards, "9.3")
     discard(batch, MORI_SIDE, cards, "mori", "9.3")
     _arrive(ctx, batch, waiting[:len(cards)], "9.3")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard, draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.forced_march import (
@@ -43,6 +43,7 @@ from companion.games.sekigahara.rules.words import (
     block_name,
     block_names,
     card_name,
+    listed,
 )
 
 __all__ = [
@@ -52,6 +53,18 @@ __all__ = [
 
 LEVEL_CARDS = {"none": None, "minimal": 0, "limited": 1, "total": 2}  # 7.1: None = any number
 LEVEL_GROUPS = {"minimal": 1, "limited": 3}  # 7.1: "total" moves every group
+LEVEL_WORDS = {"none": Sentence("none"), "minimal": Sentence("minimal"),
+               "limited": Sentence("limited"), "total": Sentence("total")}
+"""Each level as a refusal says it (the same word as its id, said again in a screen's
+language)."""
+COMMAND_WORDS = {"castle": Sentence("castle"), "capital": Sentence("capital"),
+                 "leader": Sentence("leader")}
+"""Each source of command (7.3.4) as a refusal says it."""
+
+
+def level_word(level: str) -> str:
+    """A movement level in words (its id when it is none of the four)."""
+    return LEVEL_WORDS.get(level, level)
 
 
 def allowance_left(mp: MovementPhase) -> int | None:
@@ -75,16 +88,20 @@ def decide_level(ctx: Context, batch: Batch, action: Action) -> None:
     """7.1: pay 0, 1 or 2 cards for no, minimal, limited or total movement."""
     side, mp = action.role, batch.state.movement
     if mp.level is not None:
-        raise IllegalAction("7.1", f"the movement level is already chosen: {mp.level}")
+        raise IllegalAction("7.1", Sentence("the movement level is already chosen: {level}",
+                                            level=level_word(mp.level)))
     level = action.args.get("level")
     if not isinstance(level, str) or level not in LEVEL_CARDS:
-        affordable = [lvl for lvl, cost in LEVEL_CARDS.items()
+        affordable = [level_word(lvl) for lvl, cost in LEVEL_CARDS.items()
                       if (cost or 0) <= batch.state.hands[side].count]
-        raise IllegalAction("7.1", f"no movement level {level!r}", legal=affordable)
+        raise IllegalAction("7.1", Sentence("no movement level {level!r}", level=level),
+                            legal=affordable)
     cards = card_list(action.args.get("cards"), "7.1")
     cost = LEVEL_CARDS[str(level)]
     if cost is not None and len(cards) != cost:
-        raise IllegalAction("7.1", f"{level} movement costs {cost} card(s), not {len(cards)}")
+        raise IllegalAction("7.1", Sentence("{level} movement costs {cost} card(s), not {count}",
+                                            level=level_word(level), cost=cost,
+                                            count=len(cards)))
     check_in_hand(ctx, batch.state, side, cards, "7.1")
     batch.emit("MovementLevelChosen", side=side, level=level, cards=cards, rule="7.1")
     discard(batch, side, cards, "redraw" if level == "none" else "movement", "7.1")
@@ -173,11 +190,13 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
         raise IllegalAction("7.1", "choose minimal, limited or total movement before moving"
                             if mp.level is None else "no movement was chosen this phase")
     if left is not None and left <= 0:
-        raise IllegalAction("7.1", f"{mp.level} movement allows {LEVEL_GROUPS[mp.level]} group "
-                            "move(s) or recruitment(s), and they are used")
+        raise IllegalAction("7.1", Sentence(
+            "{level} movement allows {count} group move(s) or recruitment(s), and they are used",
+            level=level_word(mp.level), count=LEVEL_GROUPS[mp.level]))
     source = action.args.get("from")
     if not ctx.is_location(source):
-        raise IllegalAction("7.3.1", f"a move starts from a location, not {source!r}")
+        raise IllegalAction("7.3.1", Sentence("a move starts from a location, not {place!r}",
+                                              place=source))
     paths = action.args.get("paths")
     if not isinstance(paths, Mapping) or not paths:
         raise IllegalAction("7.3.1", "name the moving blocks and the path of each")
@@ -185,9 +204,10 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
     for block, path in paths.items():
         _check_block(ctx, state, side, str(source), block, movable)
         if not isinstance(path, tuple) or not path or not all(ctx.is_location(p) for p in path):
-            raise IllegalAction("7.3.1", f"the path of {block_name(ctx.kit, block)} from "
-                                f"{ctx.name(str(source))} must list the locations it enters, "
-                                f"got {path!r}")
+            raise IllegalAction("7.3.1", Sentence(
+                "the path of {block} from {place} must list the locations it enters, got "
+                "{path!r}", block=block_name(ctx.kit, block), place=ctx.name(str(source)),
+                path=path))
     leader = action.args.get("leader")
     return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
                  str(leader) if leader else None, read_marches(action, paths), action.args)
@@ -200,24 +220,27 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
     mp = state.movement
     name = block_name(ctx.kit, block)
     if ctx.owner.get(block) != side:  # never say where an enemy block is
-        raise IllegalAction("7.3.1", f"{side} has no such block at {ctx.name(source)}")
+        raise IllegalAction("7.3.1", Sentence("{side} has no such block at {place}", side=side,
+                                              place=ctx.name(source)))
     if state.positions.get(block) != source:
-        raise IllegalAction("7.3.1", f"{name} is not at {ctx.name(source)}: it stands "
-                            f"{at_place(ctx.kit, state.positions[block], side=side)}")
+        raise IllegalAction("7.3.1", Sentence(
+            "{block} is not at {place}: it stands {where}", block=name, place=ctx.name(source),
+            where=at_place(ctx.kit, state.positions[block], side=side)))
     if source in mp.sources:
-        raise IllegalAction("7.3.1", f"the stack at {ctx.name(source)} has already moved this "
-                            "phase: a stack that splits moves all its groups in one move, "
-                            "each group with its own forced march if it needs one (7.3.3)")
+        raise IllegalAction("7.3.1", Sentence(
+            "the stack at {place} has already moved this phase: a stack that splits moves all "
+            "its groups in one move, each group with its own forced march if it needs one "
+            "(7.3.3)", place=ctx.name(source)))
     if _besieged(ctx, state, side, source):
-        raise IllegalAction("8.9.6", f"{name} is besieged in {ctx.name(source)} castle and may "
-                            "not leave")
+        raise IllegalAction("8.9.6", Sentence("{block} is besieged in {place} castle and may not "
+                                              "leave", block=name, place=ctx.name(source)))
     if block in mp.arrived or _mori_this_turn(state, block):
         mori = block in mp.from_mori or _mori_this_turn(state, block)
-        raise IllegalAction("9.3" if mori else "7.2",
-                            f"{name} arrived at {ctx.name(source)} this turn and may not move "
-                            "until the next")
-    raise IllegalAction("7.3.1", f"{name} has already moved this phase (it stands at "
-                        f"{ctx.name(source)})")
+        raise IllegalAction("9.3" if mori else "7.2", Sentence(
+            "{block} arrived at {place} this turn and may not move until the next", block=name,
+            place=ctx.name(source)))
+    raise IllegalAction("7.3.1", Sentence("{block} has already moved this phase (it stands at "
+                                          "{place})", block=name, place=ctx.name(source)))
 
 
 def _steps(move: _Move, block: str) -> list[tuple[str, str]]:
@@ -231,22 +254,25 @@ def _check_roads(ctx: Context, state: SekigaharaState, move: _Move) -> None:
     for block, path in move.paths.items():
         for index, (a, b) in enumerate(_steps(move, block)):
             if ctx.kit.road(a, b) is None:
-                raise refusal("7.3.1", f"no road joins {ctx.name(a)} and {ctx.name(b)}: "
-                              f"{block_name(ctx.kit, block)} cannot go that way",
-                              _detours(ctx, move, block, index))
+                raise refusal("7.3.1", Sentence(
+                    "no road joins {start} and {end}: {block} cannot go that way",
+                    start=ctx.name(a), end=ctx.name(b), block=block_name(ctx.kit, block)),
+                    _detours(ctx, move, block, index))
             segment = frozenset((a, b))
             if segment in state.movement.roads:
-                raise refusal("7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road was already used "
-                              f"this movement phase: {block_name(ctx.kit, block)} cannot "
-                              "take it again", _detours(ctx, move, block, index))
+                raise refusal("7.3.1", Sentence(
+                    "the {start}-{end} road was already used this movement phase: {block} "
+                    "cannot take it again", start=ctx.name(a), end=ctx.name(b),
+                    block=block_name(ctx.kit, block)), _detours(ctx, move, block, index))
             used_by.setdefault(segment, set()).add(path[:index])
     if ctx.edition == "2016":
         for segment, ways in used_by.items():
             if len(ways) > 1:
                 a, b = sorted(segment)
-                raise IllegalAction(
-                    "7.3.1", f"the {ctx.name(a)}-{ctx.name(b)} road would be used twice: blocks "
-                    "that share a road must travel it together, having come the same way")
+                raise IllegalAction("7.3.1", Sentence(
+                    "the {start}-{end} road would be used twice: blocks that share a road must "
+                    "travel it together, having come the same way", start=ctx.name(a),
+                    end=ctx.name(b)))
 
 
 def _detours(ctx: Context, move: _Move, block: str, index: int) -> list[Offer]:
@@ -260,7 +286,8 @@ def _detours(ctx: Context, move: _Move, block: str, index: int) -> list[Offer]:
                move.instead(dict.fromkeys(sharing, (*prefix, n))))
               for n in sorted(ctx.kit.neighbours[here], key=ctx.name) if n != path[index]]
     if prefix:
-        offers.append((f"stop at {ctx.name(here)}", move.instead(dict.fromkeys(sharing, prefix))))
+        offers.append((Sentence("stop at {place}", place=ctx.name(here)),
+                       move.instead(dict.fromkeys(sharing, prefix))))
     return offers
 
 
@@ -271,9 +298,10 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
         if block is None or block.side != move.side or block.leader is None \
                 or state.positions.get(leader) != move.source:
             named = block_name(ctx.kit, leader) if block is not None \
-                and block.side == move.side else "that block"  # an enemy block stays unnamed
-            raise IllegalAction("7.3.4", f"{named} is not a {move.side} leader at "
-                                f"{ctx.name(move.source)}")
+                and block.side == move.side else Sentence("that block")  # an enemy's: unnamed
+            raise IllegalAction("7.3.4", Sentence("{block} is not a {side} leader at {place}",
+                                                  block=named, side=move.side,
+                                                  place=ctx.name(move.source)))
     return command_source(ctx, state, move.side, move.source, leader)
 
 
@@ -296,13 +324,18 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
                              forced=forced, largest=largest)
         if len(path) > reach_:
             rule = "7.3.5" if len(path) <= reach_ + size_penalty(largest) else "7.3.3"
-            why = ["base 1", f"highway {'+1' if highway else '0'}",
-                   f"command {'+1 (' + command + ')' if command else '0'}",
-                   f"forced march {'+1' if forced else '0'}",
-                   f"{largest} blocks together -{size_penalty(largest)}"]
-            raise IllegalAction(rule, f"{block_name(ctx.kit, block)} may move {max(reach_, 0)} "
-                                f"location(s) from {ctx.name(move.source)}, not {len(path)} to "
-                                f"{ctx.name(path[-1])}: {', '.join(why)}")
+            why = listed([
+                Sentence("base 1"), Sentence("highway {bonus}", bonus="+1" if highway else "0"),
+                Sentence("command {bonus}", bonus=Sentence(
+                    "+1 ({source})", source=COMMAND_WORDS.get(command, command))
+                    if command else "0"),
+                Sentence("forced march {bonus}", bonus="+1" if forced else "0"),
+                Sentence("{count} blocks together -{penalty}", count=largest,
+                         penalty=size_penalty(largest))])
+            raise IllegalAction(rule, Sentence(
+                "{block} may move {count} location(s) from {place}, not {steps} to {end}: {why}",
+                block=block_name(ctx.kit, block), count=max(reach_, 0),
+                place=ctx.name(move.source), steps=len(path), end=ctx.name(path[-1]), why=why))
 
 
 def _perform(ctx: Context, batch: Batch, move: _Move, command: str | None) -> None:
@@ -347,8 +380,10 @@ def _stop_if_enemies(ctx: Context, batch: Batch, move: _Move, here: str, k: int)
         if onward:
             rule, why = why_not_overrun(ctx, batch.state, here, move.side)
             stop = move.instead({b: move.paths[b][:k + 1] for b in onward})
-            raise refusal(rule, f"{block_names(ctx.kit, onward)} must stop at {ctx.name(here)} "
-                          f"(7.3.2): {why}", [(f"stop at {ctx.name(here)}", stop)])
+            raise refusal(rule, Sentence("{blocks} must stop at {place} (7.3.2): {why}",
+                                         blocks=block_names(ctx.kit, onward),
+                                         place=ctx.name(here), why=why),
+                          [(Sentence("stop at {place}", place=ctx.name(here)), stop)])
 
 
 # --- what a stack could reach, for the tablet and the simulator -------------------------------

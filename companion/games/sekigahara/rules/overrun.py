@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from companion.engine.core import Sentence
 from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, castle_controller, units_at
@@ -35,11 +36,12 @@ def why_not_overrun(ctx: Context, state: SekigaharaState, where: str,
     there: the enemy holds the castle (7.4.3), or `side` is not four times as many (7.4.1)."""
     foe = other(side)
     if _holds_castle(ctx, state, where, foe):
-        return "7.4.3", (f"{foe} holds {ctx.name(where)} castle, and units holding a castle "
-                         "cannot be overrun")
+        return "7.4.3", Sentence("{side} holds {place} castle, and units holding a castle "
+                                 "cannot be overrun", side=foe, place=ctx.name(where))
     mine, theirs = len(blocks_of(ctx, state, where, side)), len(units_at(ctx, state, where, foe))
-    return "7.3.2", (f"{mine} {side} block(s) against {theirs} {foe} unit(s): an overrun needs "
-                     f"{OVERRUN_RATIO * theirs}, four times as many (7.4.1)")
+    return "7.3.2", Sentence("{mine} {side} block(s) against {theirs} {foe} unit(s): an overrun "
+                             "needs {needed}, four times as many (7.4.1)", mine=mine, side=side,
+                             theirs=theirs, foe=foe, needed=OVERRUN_RATIO * theirs)
 
 
 def _holds_castle(ctx: Context, state: SekigaharaState, where: str, side: str) -> bool:

@@ -8,14 +8,14 @@ movement and in addition to them under total movement. Recruited blocks may not 
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import units_at, update_control
-from companion.games.sekigahara.rules.movement import allowance_left
+from companion.games.sekigahara.rules.movement import allowance_left, level_word
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
-from companion.games.sekigahara.rules.words import at_place, block_name
+from companion.games.sekigahara.rules.words import at_place, block_name, clauses
 
 __all__ = ["decide_recruit", "recruitment_locations"]
 
@@ -31,9 +31,9 @@ def decide_recruit(ctx: Context, batch: Batch, action: Action) -> None:
     blocks, to = _read(ctx, state, action)
     shown = _choose_way(ctx, side, blocks, to)
     if units_at(ctx, state, to, other(side)) and not units_at(ctx, state, to, side):
-        raise IllegalAction("7.2", f"recruiting into {ctx.name(to)} would start a fight from the "
-                            "recruitment box: only a fight begun by blocks on the map may be "
-                            "supported this way")
+        raise IllegalAction("7.2", Sentence(
+            "recruiting into {place} would start a fight from the recruitment box: only a fight "
+            "begun by blocks on the map may be supported this way", place=ctx.name(to)))
     batch.emit("BlocksRecruited", side=side, to=to, blocks=blocks, shown=shown,
                way="A" if shown else "B", rule="7.2")
     overrun(ctx, batch, to, side)  # 7.4.1: recruitment can overrun
@@ -49,8 +49,8 @@ def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[st
         raise IllegalAction("7.2", "only one recruitment per turn")
     left = allowance_left(mp)
     if left is not None and left <= 0:
-        raise IllegalAction("7.1", f"{mp.level} movement has no move left to trade for a "
-                            "recruitment")
+        raise IllegalAction("7.1", Sentence("{level} movement has no move left to trade for a "
+                                            "recruitment", level=level_word(str(mp.level))))
     blocks, to = action.args.get("blocks"), action.args.get("to")
     box = ctx.recruitment_box[side]
     if not isinstance(blocks, tuple) or not blocks or len(set(blocks)) != len(blocks):
@@ -59,12 +59,15 @@ def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[st
               if state.positions.get(str(b)) != box or ctx.owner.get(str(b)) != side]
     if strays:
         own = [b for b in strays if ctx.owner.get(b) == side]  # never place an enemy block
-        where = "; ".join(f"{block_name(ctx.kit, b)} stands "
-                          f"{at_place(ctx.kit, state.positions[b], side=side)}" for b in own)
-        raise IllegalAction("7.2", f"only blocks in the {side} recruitment box are recruited"
-                            + (f": {where}" if where else ""))
+        where = clauses([Sentence("{block} stands {where}", block=block_name(ctx.kit, b),
+                                  where=at_place(ctx.kit, state.positions[b], side=side))
+                         for b in own])
+        raise IllegalAction("7.2", Sentence(
+            "only blocks in the {side} recruitment box are recruited: {where}", side=side,
+            where=where) if where else Sentence(
+            "only blocks in the {side} recruitment box are recruited", side=side))
     if not ctx.is_location(to):
-        raise IllegalAction("7.2", f"recruit to a location, not {to!r}")
+        raise IllegalAction("7.2", Sentence("recruit to a location, not {place!r}", place=to))
     return [str(b) for b in blocks], str(to)
 
 
@@ -74,7 +77,8 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     if len(blocks) == 1:
         places = recruitment_locations(ctx, side)
         if to not in places:
-            raise refusal("7.2", f"{ctx.name(to)} is not a {side} recruitment location",
+            raise refusal("7.2", Sentence("{place} is not a {side} recruitment location",
+                                          place=ctx.name(to), side=side),
                           _elsewhere(ctx, side, blocks, places))
         return False
     if len(clans) > 1:
@@ -83,8 +87,9 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     clan = next(iter(clans))
     places = sorted(ctx.recruits_at.get(clan, ()))
     if to not in places:
-        raise refusal("7.2", f"{clan} blocks are recruited together only where the {clan} "
-                      "mon is printed", _elsewhere(ctx, side, blocks, places))
+        raise refusal("7.2", Sentence("{clan} blocks are recruited together only where the "
+                                      "{clan} mon is printed", clan=clan),
+                      _elsewhere(ctx, side, blocks, places))
     return True
 
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from companion.engine.core import CHANCE, Action, IllegalAction
+from companion.engine.core import CHANCE, Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import update_control
@@ -81,9 +81,11 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
     pending = next((p for p in state.pending
                     if p.kind == "blocks" and p.side == side and p.to == to), None)
     if pending is None:
-        due = [f"{p.side} {p.count} for {p.to}" for p in state.pending if p.kind == "blocks"]
+        due = [Sentence("{side} {count} for {place}", side=p.side, count=p.count, place=p.to)
+               for p in state.pending if p.kind == "blocks"]
         rule = "5.2.2" if state.phase == "setup" else "6.2"
-        raise IllegalAction(rule, f"no draw of {side} blocks for '{to}' is due", legal=due)
+        raise IllegalAction(rule, Sentence("no draw of {side} blocks for '{place}' is due",
+                                           side=side, place=to), legal=due)
     rule = {"set-up": "5.2.2" if ctx.is_location(to) else "5.2.3"}.get(pending.reason, "6.2")
     blocks = action.args.get("blocks")
     bag = state.blocks_at(BAG, str(side), ctx.owner)
@@ -91,13 +93,15 @@ def decide_draw_blocks(ctx: Context, batch: Batch, action: Action) -> None:
     if not isinstance(blocks, tuple) or not all(isinstance(b, str) for b in blocks) \
             or len(set(blocks)) != len(blocks) or len(blocks) != want:
         got = len(blocks) if isinstance(blocks, tuple) else repr(blocks)
-        raise IllegalAction(rule, f"{side} draws {want} block(s) for "
-                            f"{place_name(ctx.kit, str(to), side=str(side))}, not {got}")
+        raise IllegalAction(rule, Sentence("{side} draws {count} block(s) for {place}, not {got}",
+                                           side=side, count=want, got=got,
+                                           place=place_name(ctx.kit, str(to), side=str(side))))
     outside = [b for b in blocks if b not in bag]
     if outside:
         own = [b for b in outside if ctx.owner.get(b) == side]  # never name an enemy block
-        raise IllegalAction(rule, f"not in the {side} bag: "
-                            + (block_names(ctx.kit, own) if own else "blocks of the other side"))
+        raise IllegalAction(rule, Sentence(
+            "not in the {side} bag: {blocks}", side=side, blocks=block_names(ctx.kit, own)
+            if own else Sentence("blocks of the other side")))
     batch.emit("BlocksDrawn", side=side, to=to, blocks=list(blocks), rule=rule)
     if ctx.is_location(to):
         update_control(ctx, batch, str(side), [str(to)], [str(to)])

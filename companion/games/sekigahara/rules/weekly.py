@@ -7,7 +7,7 @@ and stops where somebody, or chance, must act.
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.aftermath import resolve, settle
 from companion.games.sekigahara.rules.battle import initiative
@@ -69,8 +69,9 @@ def decide_discard(ctx: Context, batch: Batch, action: Action) -> None:
     owed = batch.state.owed_discards.get(side, 0)
     cards = card_list(action.args.get("cards"), "6.2")
     if len(cards) != owed:
-        raise IllegalAction("6.2", f"{side} must discard {owed} card(s) (half of "
-                            f"{batch.state.hands[side].count}, rounded down), not {len(cards)}")
+        raise IllegalAction("6.2", Sentence(
+            "{side} must discard {owed} card(s) (half of {held}, rounded down), not {count}",
+            side=side, owed=owed, held=batch.state.hands[side].count, count=len(cards)))
     check_in_hand(ctx, batch.state, side, cards, "6.2")
     discard(batch, side, cards, "reinforcements", "6.2")
 
@@ -106,7 +107,8 @@ def decide_choose_first(ctx: Context, batch: Batch, action: Action) -> None:
     """6.3: the bid's winner decides who moves first in both turns of the week."""
     first = action.args.get("first")
     if first not in SIDES:
-        raise IllegalAction("6.3", f"choose 'ishida' or 'tokugawa' to move first, not {first!r}")
+        raise IllegalAction("6.3", Sentence("choose 'ishida' or 'tokugawa' to move first, not "
+                                            "{first!r}", first=first))
     batch.emit("FirstPlayerChosen", first=first, by=action.role, rule="6.3")
     batch.emit("PhaseBegan", phase="movement", turn="A", active=first, second_half=False,
                rule="6.4")

@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from companion.engine.core import CHANCE, REFEREE, Action
+from companion.engine.core import CHANCE, REFEREE, Action, Sentence
 from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules.context import Context
 from companion.games.sekigahara.rules.mori import OSAKA, mori_order
@@ -33,7 +33,7 @@ from companion.i18n import language, translator
 
 __all__ = [
     "PACKAGE", "at_place", "block_name", "block_names", "card_name", "card_names",
-    "clan_name", "marks", "place_name", "rule_summary", "say", "side_name",
+    "clan_name", "clauses", "listed", "marks", "place_name", "rule_summary", "say", "side_name",
 ]
 
 PACKAGE = "companion.games.sekigahara"
@@ -88,32 +88,62 @@ def clan_name(clan: str | None) -> str:
     return CLANS.get(clan or "", (clan or "").replace("_", " ").title())
 
 
+def _in(t: Translate, sentence: Sentence) -> str:
+    """The sentence itself in English (a refusal keeps it, so a screen can say it again in
+    its language), else said at once with `t`."""
+    return sentence if t is _english else sentence.say(t)
+
+
+def listed(names: Sequence[str]) -> str:
+    """Names one after another, "Mōri 3, Ukita leader": a sentence whose parts are said
+    again in a screen's language (a name that is words, "Ukita leader", is translated)."""
+    if not names:
+        return ""
+    text = names[0]
+    for name in names[1:]:
+        text = Sentence("{first}, {second}", first=text, second=name)
+    return text
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Sentences one after another, "put Mōri 3 back at Gifu; put Ukita 2 back at Kiso"."""
+    if not parts:
+        return ""
+    text = parts[0]
+    for part in parts[1:]:
+        text = Sentence("{first}; {second}", first=text, second=part)
+    return text
+
+
 def block_name(kit: SekigaharaKit, block: str, t: Translate = _english) -> str:
     """A block (or disk) by its face: "Mōri 3", "Fukushima cavalry", "Ishida Mitsunari"."""
     if block in DISKS:
         return DISKS[block]
     face = kit.block.get(block)
     if face is None:
-        return t("an unknown block")
+        return _in(t, Sentence("an unknown block"))
     clan = clan_name(face.clan)
     if face.leader == 3:
-        return COMMANDERS.get(face.side, t("{clan} leader").format(clan=clan))
+        return COMMANDERS.get(face.side) or _in(t, Sentence("{clan} leader", clan=clan))
     if face.leader:
-        return NAMED_LEADERS.get(face.clan) or t("{clan} leader").format(clan=clan)
+        return NAMED_LEADERS.get(face.clan) or _in(t, Sentence("{clan} leader", clan=clan))
     if face.attack == "cavalry":
-        return t("{clan} cavalry").format(clan=clan)
+        return _in(t, Sentence("{clan} cavalry", clan=clan))
     if face.attack == "arquebus":
-        return t("{clan} arquebus").format(clan=clan)
+        return _in(t, Sentence("{clan} arquebus", clan=clan))
     return f"{clan} {face.strength}"
 
 
-def _collapse(names: Iterable[str]) -> str:
+def _collapse(names: Iterable[str], t: Translate) -> str:
     """Names in order, repeats counted with a multiplication sign: "Mōri 3 (times) 2"."""
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
-    times = "\N{MULTIPLICATION SIGN}"
-    return ", ".join(name if n == 1 else f"{name} {times}{n}" for name, n in counts.items())
+    parts = [name if n == 1 else Sentence("{name} \N{MULTIPLICATION SIGN}{count}", name=name,
+                                          count=n)
+             for name, n in counts.items()]
+    text = listed(parts)
+    return text.say(t) if isinstance(text, Sentence) and t is not _english else text
 
 
 def block_names(kit: SekigaharaKit, blocks: Iterable[str], t: Translate = _english) -> str:
@@ -123,26 +153,26 @@ def block_names(kit: SekigaharaKit, blocks: Iterable[str], t: Translate = _engli
         if face is None:
             return (2, 0, block)
         return (0 if face.leader else 1, -face.strength, block)
-    return _collapse(block_name(kit, b, t) for b in sorted(blocks, key=order))
+    return _collapse((block_name(kit, b) for b in sorted(blocks, key=order)), t)
 
 
 def card_name(kit: SekigaharaKit, card: str, t: Translate = _english) -> str:
     """A card by its mon and kind: "Mōri card", "Mōri swords card", "loyalty card" (3.3)."""
     face = kit.card.get(card)
     if face is None:
-        return t("an unknown card")
+        return _in(t, Sentence("an unknown card"))
     clan = clan_name(face.clan)
     if face.kind == "loyalty":
-        return t("loyalty card")
+        return _in(t, Sentence("loyalty card"))
     if face.kind == "special":
-        return t("{clan} swords card").format(clan=clan)
+        return _in(t, Sentence("{clan} swords card", clan=clan))
     if face.kind == "double":
-        return t("{clan} double card").format(clan=clan)
-    return t("{clan} card").format(clan=clan)
+        return _in(t, Sentence("{clan} double card", clan=clan))
+    return _in(t, Sentence("{clan} card", clan=clan))
 
 
 def card_names(kit: SekigaharaKit, cards: Iterable[str], t: Translate = _english) -> str:
-    return _collapse(card_name(kit, c, t) for c in cards)
+    return _collapse((card_name(kit, c) for c in cards), t)
 
 
 def place_name(kit: SekigaharaKit, place: str, t: Translate = _english,
@@ -152,42 +182,44 @@ def place_name(kit: SekigaharaKit, place: str, t: Translate = _english,
     if loc is not None:
         return loc.name
     if place.endswith("_recruitment"):
-        return t("the {side} recruitment box").format(side=side_name(place[:-12]))
+        return _in(t, Sentence("the {side} recruitment box", side=side_name(place[:-12])))
     if place == "mori_box":
-        return t("the Mōri box")
+        return _in(t, Sentence("the Mōri box"))
     if place == BAG:
-        return t("the {side} bag").format(side=side_name(side)) if side else t("the bag")
+        return _in(t, Sentence("the {side} bag", side=side_name(side)) if side
+                   else Sentence("the bag"))
     if place == ELIMINATED:
-        return t("the eliminated blocks")
+        return _in(t, Sentence("the eliminated blocks"))
     if place == DEPLOYMENT:
-        return t("the deployment area")
-    return t("a place off the map")
+        return _in(t, Sentence("the deployment area"))
+    return _in(t, Sentence("a place off the map"))
 
 
 def at_place(kit: SekigaharaKit, place: str, t: Translate = _english,
              side: str | None = None) -> str:
     """Where something stands, with its preposition: "at Gifu", "in the Mōri box"."""
     if place in kit.location:
-        return t("at {place}").format(place=place_name(kit, place, t))
+        return _in(t, Sentence("at {place}", place=place_name(kit, place)))
     if place.endswith("_recruitment"):
-        return t("in the {side} recruitment box").format(side=side_name(place[:-12]))
+        return _in(t, Sentence("in the {side} recruitment box", side=side_name(place[:-12])))
     if place == "mori_box":
-        return t("in the Mōri box")
+        return _in(t, Sentence("in the Mōri box"))
     if place == BAG:
-        return t("in the {side} bag").format(side=side_name(side)) if side else t("in the bag")
+        return _in(t, Sentence("in the {side} bag", side=side_name(side)) if side
+                   else Sentence("in the bag"))
     if place == ELIMINATED:
-        return t("among the eliminated blocks")
+        return _in(t, Sentence("among the eliminated blocks"))
     if place == DEPLOYMENT:
-        return t("in the deployment area")
-    return t("off the map")
+        return _in(t, Sentence("in the deployment area"))
+    return _in(t, Sentence("off the map"))
 
 
 def count_blocks(count: int, t: Translate = _english) -> str:
-    return t("1 block") if count == 1 else t("{count} blocks").format(count=count)
+    return _in(t, Sentence("1 block") if count == 1 else Sentence("{count} blocks", count=count))
 
 
 def count_cards(count: int, t: Translate = _english) -> str:
-    return t("1 card") if count == 1 else t("{count} cards").format(count=count)
+    return _in(t, Sentence("1 card") if count == 1 else Sentence("{count} cards", count=count))
 
 
 # --- saying an action ------------------------------------------------------------------------
