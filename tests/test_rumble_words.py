@@ -118,6 +118,20 @@ def test_a_daimyo_play_is_named_to_its_holder_and_the_referee_only():
     assert "Oda Nobunaga" in game.rules.say(used, action, PUBLIC)
 
 
+def test_a_recorded_daimyo_play_is_named_to_everyone_in_the_log():
+    """Played, the card is face up (8.3): the game log and the replay say the play by its
+    card to every viewer, though it was said in the position before, when it was hidden."""
+    game = with_daimyo("oda_nobunaga", {"kyo": {RED: 2}}, "kyo")
+    action = Action(RED, "daimyo", {"to": "kiyosu", "soldiers": 1})
+    for viewer in (BLUE, PUBLIC):
+        assert game.rules.say_recorded(game.state, action, viewer) == \
+            "Oda Nobunaga: the daimyo and 1 soldier Kyo → Kiyosu"
+        assert game.rules.say_recorded(game.state, action, viewer, "it").startswith(
+            "Oda Nobunaga: il daimyo")
+    choose = Action(RED, "choose_daimyo", {"card": "oda_nobunaga"})  # taking one stays hidden
+    assert "Oda" not in game.rules.say_recorded(game.state, choose, BLUE)
+
+
 def test_each_kind_of_action_reads_in_italian_as_the_rulebook_says_it():
     game = with_daimyo("mori_motonari", {"kyo": {RED: 2, BLUE: 2}, "kiyosu": {RED: 1}}, "kyo",
                        tactics=("diversivo", "ritirata", "ribellione", "ingresso_a_kyo"))

@@ -74,7 +74,7 @@ def say_safely(rules: Any, state: Any, action: Any, viewer: str, lang: str) -> s
     from companion.engine.core.rules import Rules
 
     try:
-        return str(rules.say(state, action, viewer, lang))
+        return str(rules.say_recorded(state, action, viewer, lang))
     except (KeyError, ValueError, TypeError, AttributeError, IndexError):
         return str(Rules.say(rules, state, action, viewer, lang))
 

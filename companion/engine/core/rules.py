@@ -199,6 +199,13 @@ class Rules(ABC, Generic[S, K]):
         detail = _phrase(action.args)
         return f"{who}: {verb}" + (f" ({detail})" if detail else "")
 
+    def say_recorded(self, state: S, action: Action, viewer: str, lang: str = "en") -> str:
+        """A recorded action (the game log, the replay's moves) in words, said in the position
+        `state` it was taken in. It is `say`, except where playing the action itself revealed
+        what `say` would hide from `viewer` in that position (a card turned face up as it is
+        played): games override it to name what the play showed everyone."""
+        return self.say(state, action, viewer, lang)
+
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """Rule `rule` in one line of the project's own words, in `lang` (empty: none
         written). Shown beside a refusal's rule number and in the game log."""

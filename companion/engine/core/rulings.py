@@ -58,7 +58,8 @@ class Alert:
             return {"role": role, "rule": self.rule, "message": self.message,
                     "legal": list(self.legal), "fix": self.fix or self.public_fix}
         return {"role": role, "rule": self.rule,
-                "message": Sentence("An action by {role} was refused", role=role.capitalize()),
+                "message": Sentence("An action by {role} was refused",
+                                    role=Sentence(role.capitalize())),
                 "legal": [], "fix": self.public_fix}
 
 

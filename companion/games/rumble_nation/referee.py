@@ -39,14 +39,25 @@ from companion.engine.core import (
     Proposal,
     Question,
     Ruling,
+    Sentence,
     fold,
 )
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.reader import REINFORCEMENT, kind_of_daimyo
 from companion.games.rumble_nation.rules import RumbleNationRules
 from companion.games.rumble_nation.rules.context import deployable
+from companion.games.rumble_nation.rules.moves import no_more_cards
 from companion.games.rumble_nation.rules.state import RNState
-from companion.games.rumble_nation.rules.words import card_name, region_name
+from companion.games.rumble_nation.rules.words import (
+    both,
+    card_name,
+    either,
+    joined,
+    region_name,
+)
+from companion.games.rumble_nation.rules.words import (
+    player as player_of,
+)
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import (
     CountDiff,
@@ -143,17 +154,19 @@ class RumbleReferee:
         kit = self.rules.kit
         if state.outcome is not None:
             fix = _put_back(kit, moved)
-            return [Alert("5.2", f"soldiers moved after the war ({_changes(kit, moved)}): the "
-                                 "war is fought with the soldiers as they were deployed",
-                          role=_mover(moved), fix=fix, public_fix=fix)]
+            return [Alert("5.2", Sentence(
+                "soldiers moved after the war ({changes}): the war is fought with the soldiers "
+                "as they were deployed", changes=_changes(kit, moved)),
+                role=_mover(moved), fix=fix, public_fix=fix)]
         if state.phase != "deployment":
             rule = "8" if state.phase == "daimyo" else "3"
-            first = "the daimyo cards are chosen" if rule == "8" \
-                else "the castles and cards are laid out"
-            fix = f"{_put_back(kit, moved)}; {first} first"
-            return [Alert(rule, f"soldiers moved before the deployment began "
-                                f"({_changes(kit, moved)}): {first} first",
-                          role=_mover(moved), fix=fix, public_fix=fix)]
+            first = Sentence("the daimyo cards are chosen") if rule == "8" \
+                else Sentence("the castles and cards are laid out")
+            fix = Sentence("{back}; {step} first", back=_put_back(kit, moved), step=first)
+            return [Alert(rule, Sentence(
+                "soldiers moved before the deployment began ({changes}): {step} first",
+                changes=_changes(kit, moved), step=first),
+                role=_mover(moved), fix=fix, public_fix=fix)]
         role = state.players[state.turn]
         return self._explain(state, role, moved, doubts)
 
@@ -214,31 +227,37 @@ class RumbleReferee:
                            - {role})
         back = _put_back(kit, moved)
         if state.rolling:
-            fix = f"{back}, then let {role}'s dice land in the tray"
-            return Alert("5.1.1", f"soldiers moved while {role}'s dice are being rolled "
-                                  f"({_changes(kit, moved)}): the dice are read in the tray "
-                                  "first", role=_mover(moved, role), fix=fix, public_fix=fix)
+            fix = Sentence("{back}, then let {player}'s dice land in the tray", back=back,
+                           player=player_of(role))
+            return Alert("5.1.1", Sentence(
+                "soldiers moved while {player}'s dice are being rolled ({changes}): the dice "
+                "are read in the tray first", player=player_of(role), changes=_changes(kit, moved)),
+                role=_mover(moved, role), fix=fix, public_fix=fix)
         if state.dice:
             return self._deploy_refusal(state, role, moved, strangers)
         if self.scanned is not None:
             tactic = self.scanned in kit.components.tactic_cards
             name = card_name(self.scanned)
-            return Alert("5.1.2" if tactic else "8.3",
-                         f"{name}: no play of this card moves the soldiers as the table shows "
-                         f"({_changes(kit, moved)}); a card is carried out in full or not at "
-                         "all", role=role, fix=f"{back}, then carry out {name} in full",
-                         public_fix=f"{back}, then carry out "
-                                    f"{name if tactic else 'the daimyo card'} in full")
+            return Alert("5.1.2" if tactic else "8.3", Sentence(
+                "{card}: no play of this card moves the soldiers as the table shows "
+                "({changes}); a card is carried out in full or not at all", card=name,
+                changes=_changes(kit, moved)), role=role,
+                fix=Sentence("{back}, then carry out {card} in full", back=back, card=name),
+                public_fix=Sentence("{back}, then carry out {card} in full", back=back,
+                                    card=name if tactic else Sentence("the daimyo card")))
         if not strangers and all(n > 0 for kinds in moved.values() for n in kinds.values()) \
                 and len(moved) == 1:
-            fix = f"{back}, then roll the dice first (take them from the tray)"
-            return Alert("5.1.1", f"soldiers put in {_where(kit, moved)} before the dice were "
-                                  "rolled: roll first (take the dice from the tray)", role=role,
-                         fix=fix, public_fix=fix)
-        fix = f"{back}; to play a card, scan it before moving the soldiers"
-        return Alert("5.1.2", f"soldiers moved ({_changes(kit, moved)}), but no card {role} "
-                              "may play moves them so: scan the card before moving",
-                     role=_mover(moved, role), fix=fix, public_fix=fix)
+            fix = Sentence("{back}, then roll the dice first (take them from the tray)",
+                           back=back)
+            return Alert("5.1.1", Sentence(
+                "soldiers put in {regions} before the dice were rolled: roll first (take the "
+                "dice from the tray)", regions=_where(kit, moved)), role=role, fix=fix,
+                public_fix=fix)
+        fix = Sentence("{back}; to play a card, scan it before moving the soldiers", back=back)
+        return Alert("5.1.2", Sentence(
+            "soldiers moved ({changes}), but no card {player} may play moves them so: scan the "
+            "card before moving", changes=_changes(kit, moved), player=player_of(role)),
+            role=_mover(moved, role), fix=fix, public_fix=fix)
 
     def _deploy_refusal(self, state: RNState, role: str, moved: Mapping[str, Mapping[str, int]],
                         strangers: list[str]) -> Alert:
@@ -249,42 +268,48 @@ class RumbleReferee:
                         for j in range(i + 1, DICE)})
         regions = [f"{region_name(kit, r)} ({v})" for v in named
                    for r, c in state.castles.items() if c == v]
-        go = f"the dice {dice} send {role}'s soldiers to " \
-             f"{' or '.join(regions) or 'no region with a castle'}"
+        nowhere = Sentence("no region with a castle")
+        go = Sentence("the dice {dice} send {player}'s soldiers to {regions}", dice=dice,
+                      player=player_of(role), regions=either(regions) or nowhere)
         if strangers:
-            fix = f"{back}; it is {role}'s turn to deploy"
-            return Alert("5.1", f"{', '.join(strangers)} soldiers moved "
-                                f"({_changes(kit, moved)}): it is {role}'s turn to deploy "
-                                f"(dice {dice})", role=_mover(moved, role), fix=fix,
-                         public_fix=fix)
+            fix = Sentence("{back}; it is {player}'s turn to deploy", back=back,
+                           player=player_of(role))
+            return Alert("5.1", Sentence(
+                "{players} soldiers moved ({changes}): it is {player}'s turn to deploy (dice "
+                "{dice})", players=joined([player_of(s) for s in strangers]),
+                changes=_changes(kit, moved), player=player_of(role), dice=dice),
+                role=_mover(moved, role), fix=fix, public_fix=fix)
         if any(n < 0 for kinds in moved.values() for n in kinds.values()):
-            return Alert("5.1.1", f"soldiers taken off the map ({_changes(kit, moved)}): a "
-                                  "deployment only adds soldiers", role=role, fix=back,
-                         public_fix=back)
+            return Alert("5.1.1", Sentence(
+                "soldiers taken off the map ({changes}): a deployment only adds soldiers",
+                changes=_changes(kit, moved)), role=role, fix=back, public_fix=back)
         if len(moved) > 1:
-            fix = f"{back}; {go}, all into one region"
-            return Alert("5.1.1", f"soldiers put in {_where(kit, moved)}: one deployment goes "
-                                  "into one region", role=role, fix=fix, public_fix=fix)
+            fix = Sentence("{back}; {go}, all into one region", back=back, go=go)
+            return Alert("5.1.1", Sentence(
+                "soldiers put in {regions}: one deployment goes into one region",
+                regions=_where(kit, moved)), role=role, fix=fix, public_fix=fix)
         (where, kinds), = moved.items()
         value = state.castles.get(where)
         if value not in named:
-            fix = f"{back}; {go}"
-            return Alert("5.1.1", f"soldiers put in {region_name(kit, where)} (castle {value}): "
-                                  f"the dice {dice} make {', '.join(map(str, named))}, naming "
-                                  f"{', '.join(regions) or 'no region with a castle'}",
-                         role=role, fix=fix, public_fix=fix)
+            fix = Sentence("{back}; {go}", back=back, go=go)
+            return Alert("5.1.1", Sentence(
+                "soldiers put in {region} (castle {value}): the dice {dice} make {sums}, naming "
+                "{regions}", region=region_name(kit, where), value=value, dice=dice,
+                sums=", ".join(map(str, named)), regions=", ".join(regions) or nowhere),
+                role=role, fix=fix, public_fix=fix)
         seen = sum(kinds.values())
         i, j = next((i, j) for i in range(DICE) for j in range(i + 1, DICE)
                     if state.dice[i] + state.dice[j] == value)
         die = state.dice[3 - i - j]
         units = deployable(state, role, die)
-        fix = _recount(kit, where, role, seen, units) + \
-            f": with {state.dice[i]}+{state.dice[j]} and {die}, {region_name(kit, where)} " \
-            f"takes {units}"
-        return Alert("5.1.1", f"{seen} soldier(s) put in {region_name(kit, where)}: with the "
-                              f"dice {dice} the single die sets how many (1-2: 1, 3-4: 2, 5-6: "
-                              "3; fewer only when the reserve runs out)", role=role, fix=fix,
-                     public_fix=fix)
+        fix = Sentence("{recount}: with {pair} and {die}, {region} takes {count}",
+                       recount=_recount(kit, where, role, seen, units),
+                       pair=f"{state.dice[i]}+{state.dice[j]}", die=die,
+                       region=region_name(kit, where), count=units)
+        return Alert("5.1.1", Sentence(
+            "{count} soldier(s) put in {region}: with the dice {dice} the single die sets how "
+            "many (1-2: 1, 3-4: 2, 5-6: 3; fewer only when the reserve runs out)", count=seen,
+            region=region_name(kit, where), dice=dice), role=role, fix=fix, public_fix=fix)
 
     def _dice(self, state: RNState, faces: tuple[int, ...] | None) -> list[Ruling]:
         """The tray changed: emptied (a roll asked), or dice landed (chance's faces)."""
@@ -318,8 +343,8 @@ class RumbleReferee:
         except IllegalAction as exc:
             fix = ""
             if action.verb in ("roll", "reroll") and state.dice:
-                faces = ", ".join(map(str, sorted(state.dice)))
-                fix = f"put the dice back in the tray showing {faces}, and deploy with them"
+                fix = Sentence("put the dice back in the tray showing {faces}, and deploy with "
+                               "them", faces=", ".join(map(str, sorted(state.dice))))
             return Alert(exc.rule, exc.message, exc.legal,
                          None if action.role == CHANCE else action.role, fix=fix,
                          public_fix=fix)
@@ -360,19 +385,18 @@ class RumbleReferee:
         card = self.registry.card(code)
         components = self.rules.kit.components
         if card is None or card not in (*components.tactic_cards, *components.daimyo_cards):
-            fix = "scan the label of a Rumble Nation tactic or daimyo card"
-            return [Alert("3", f"unknown card code {code!r}: not a Rumble Nation card label",
-                          fix=fix, public_fix=fix)]
+            fix = Sentence("scan the label of a Rumble Nation tactic or daimyo card")
+            return [Alert("3", Sentence("unknown card code {code}: not a Rumble Nation card "
+                                        "label", code=repr(code)), fix=fix, public_fix=fix)]
         if state.phase == "daimyo" and card in components.daimyo_cards:
             role = state.players[state.turn]
             return [self._judge(state, Action(role, "choose_daimyo", {"card": card}))]
         if state.phase != "deployment" or state.outcome is not None:
             owner = self.card_owner(state, code)
-            return [Alert("5.1.2", f"{card_name(card)} scanned outside the deployment phase",
-                          role=owner, fix="put the card back: cards are played during the "
-                                          "deployment",
-                          public_fix="put the card back: cards are played during the "
-                                     "deployment")]
+            fix = Sentence("put the card back: cards are played during the deployment")
+            return [Alert("5.1.2", Sentence("{card} scanned outside the deployment phase",
+                                            card=card_name(card)),
+                          role=owner, fix=fix, public_fix=fix)]
         role = state.players[state.turn]
         verb = "tactic" if card in components.tactic_cards else "daimyo"
         plays = [a for a in self.rules.legal_actions(state, role)
@@ -404,35 +428,43 @@ class RumbleReferee:
         rule = "5.1.2" if verb == "tactic" else "8.3"
         used = state.tactic_used if verb == "tactic" else state.daimyo_used
         name = card_name(card)
-        shown = name if verb == "tactic" else "the card"
+        shown = name if verb == "tactic" else Sentence("the card")
         owner: str | None = role
         if verb == "daimyo" and state.daimyo_cards.get(role) != card:
             owner = next((p for p, c in state.daimyo_cards.items() if c == card), None)
-            why = f"{name} is not {role}'s daimyo card"
-            fix = f"put {name} back face down: {role} is playing"
-            public = f"put the scanned card back: {role} is playing"
+            why = Sentence("{card} is not {player}'s daimyo card", card=name,
+                           player=player_of(role))
+            fix = Sentence("put {card} back face down: {player} is playing", card=name,
+                           player=player_of(role))
+            public = Sentence("put the scanned card back: {player} is playing",
+                              player=player_of(role))
         elif verb == "tactic" and card not in state.tactics:
             display = ", ".join(card_name(c) for c in state.tactics)
-            why = f"{name} is not on the display ({display or 'empty'})"
-            fix = public = f"put {name} back: only a card on the display may be played" \
-                           f" ({display or 'none is left'})"
+            why = Sentence("{card} is not on the display ({cards})", card=name,
+                           cards=display or Sentence("empty"))
+            fix = public = Sentence(
+                "put {card} back: only a card on the display may be played ({cards})",
+                card=name, cards=display or Sentence("none is left"))
         elif state.dice or state.rolling:
-            why = f"{role} has rolled the dice: this turn deploys soldiers"
-            fix, public = f"put {name} back and deploy with the dice", \
-                f"put {shown} back and deploy with the dice"
+            why = Sentence("{player} has rolled the dice: this turn deploys soldiers",
+                           player=player_of(role))
+            fix, public = (Sentence("put {card} back and deploy with the dice", card=c)
+                           for c in (name, shown))
         elif role in used:
-            why = f"{role} has used {'a tactic' if verb == 'tactic' else 'the daimyo'} card"
-            fix, public = f"put {name} back and roll the dice", \
-                f"put {shown} back and roll the dice"
+            why = Sentence("{player} has used a tactic card", player=player_of(role)) \
+                if verb == "tactic" else \
+                Sentence("{player} has used the daimyo card", player=player_of(role))
+            fix, public = (Sentence("put {card} back and roll the dice", card=c)
+                           for c in (name, shown))
         elif state.katana:
-            why = f"no more cards once a player has placed all his soldiers " \
-                  f"({', '.join(sorted(state.katana))} has)"
-            fix, public = f"put {name} back and roll the dice", \
-                f"put {shown} back and roll the dice"
+            why = no_more_cards(state.katana)
+            fix, public = (Sentence("put {card} back and roll the dice", card=c)
+                           for c in (name, shown))
         else:
-            why = f"{name} cannot be carried out in full now, so it cannot be chosen"
-            fix, public = f"put {name} back and choose another play", \
-                f"put {shown} back and choose another play"
+            why = Sentence("{card} cannot be carried out in full now, so it cannot be chosen",
+                           card=name)
+            fix, public = (Sentence("put {card} back and choose another play", card=c)
+                           for c in (name, shown))
         return Alert(rule, why, role=owner, fix=fix, public_fix=public)
 
     def on_button(self, state: RNState, name: str) -> list[Ruling]:
@@ -447,8 +479,10 @@ class RumbleReferee:
             stable = self.tracker.stable if self.tracker is not None else None
             faces = stable.dice if stable is not None else None
             if faces is None or len(faces) != DICE:
-                fix = "lay the three dice in the tray, each face up, then press confirm"
-                return [Alert("5.1.1", "confirm: three dice must lie in the tray, each read",
+                fix = Sentence("lay the three dice in the tray, each face up, then press "
+                               "confirm")
+                return [Alert("5.1.1", Sentence("confirm: three dice must lie in the tray, "
+                                                "each read"),
                               role=role, fix=fix, public_fix=fix)]
             return [self._judge(state, Action(CHANCE, "dice", {"values": list(faces)}))]
         return []
@@ -461,19 +495,19 @@ class RumbleReferee:
 def _question(options: tuple[Action, ...]) -> str:
     verbs = {a.verb for a in options}
     if verbs == {"deploy"}:
-        return "Did the daimyo go in place of a soldier (8)?"
+        return Sentence("Did the daimyo go in place of a soldier (8)?")
     cards = {str(a.args.get("card", a.verb)) for a in options}
     if len(cards) > 1:
-        return "Which card was played (5.1.2)?"
-    return "Which move was it?"
+        return Sentence("Which card was played (5.1.2)?")
+    return Sentence("Which move was it?")
 
 
 def _doubt_question(kit: RumbleNationKit, doubts: frozenset[str]) -> str:
     """The question when the camera could not count a region: it names it, and the way out
     that needs no tablet (set the soldiers apart, so the camera counts them)."""
-    names = " and ".join(region_name(kit, r) for r in sorted(doubts))
-    return (f"The camera cannot count {names}: which was it? "
-            "(Or set the soldiers there apart, so the camera can count them.)")
+    return Sentence("The camera cannot count {regions}: which was it? (Or set the soldiers "
+                    "there apart, so the camera can count them.)",
+                    regions=both([region_name(kit, r) for r in sorted(doubts)]))
 
 
 def _outside(changes: Mapping[str, Mapping[str, int]], doubts: frozenset[str]
@@ -482,35 +516,49 @@ def _outside(changes: Mapping[str, Mapping[str, int]], doubts: frozenset[str]
     return {region: dict(kinds) for region, kinds in changes.items() if region not in doubts}
 
 
+def _kind(kind: str) -> Sentence:
+    """A kind the camera counts, said: "red" (a player's soldiers), "red daimyo"."""
+    colour, _, daimyo = kind.partition(" ")
+    if daimyo:
+        return Sentence("{player} daimyo", player=player_of(colour))
+    return player_of(colour)
+
+
 def _changes(kit: RumbleNationKit, moved: Mapping[str, Mapping[str, int]]) -> str:
     """What the camera saw beyond the record, region by printed name: "Kyo: +2 red"."""
-    return "; ".join(f"{region_name(kit, region)}: "
-                     + ", ".join(f"{n:+d} {kind}" for kind, n in sorted(kinds.items()))
-                     for region, kinds in sorted(moved.items()))
+    return joined([Sentence("{region}: {changes}", region=region_name(kit, region),
+                            changes=joined([Sentence("{change} {pieces}", change=f"{n:+d}",
+                                                     pieces=_kind(kind))
+                                            for kind, n in sorted(kinds.items())]))
+                   for region, kinds in sorted(moved.items())], "; ")
 
 
 def _where(kit: RumbleNationKit, moved: Mapping[str, Any]) -> str:
     return ", ".join(region_name(kit, r) for r in sorted(moved))
 
 
-def _pieces(kind: str, n: int) -> str:
+def _pieces(kind: str, n: int) -> Sentence:
     """A kind the camera counts, said: "the 2 red soldiers", "the red daimyo"."""
     colour, _, daimyo = kind.partition(" ")
     if daimyo:
-        return f"the {colour} daimyo"
-    return f"the {n} {colour} soldier{'s' if n != 1 else ''}"
+        return Sentence("the {player} daimyo", player=player_of(colour))
+    if n == 1:
+        return Sentence("the 1 {player} soldier", player=player_of(colour))
+    return Sentence("the {count} {player} soldiers", count=n, player=player_of(colour))
 
 
 def _put_back(kit: RumbleNationKit, moved: Mapping[str, Mapping[str, int]]) -> str:
     """How to make the table as the record has it again: "take the 2 red soldiers back out
     of Kyo; put the 1 blue soldier back in Okō"."""
-    steps = []
+    steps: list[str] = []
     for region, kinds in sorted(moved.items()):
         name = region_name(kit, region)
         for kind, n in sorted(kinds.items()):
-            steps.append(f"take {_pieces(kind, n)} back out of {name}" if n > 0
-                         else f"put {_pieces(kind, -n)} back in {name}")
-    return "; ".join(steps) or "put the soldiers back as the record has them"
+            steps.append(Sentence("take {pieces} back out of {region}", pieces=_pieces(kind, n),
+                                  region=name) if n > 0 else
+                         Sentence("put {pieces} back in {region}", pieces=_pieces(kind, -n),
+                                  region=name))
+    return joined(steps, "; ") or Sentence("put the soldiers back as the record has them")
 
 
 def _recount(kit: RumbleNationKit, where: str, colour: str, seen: int, units: int) -> str:
@@ -518,9 +566,17 @@ def _recount(kit: RumbleNationKit, where: str, colour: str, seen: int, units: in
     name = region_name(kit, where)
     if seen > units:
         n = seen - units
-        return f"take {n} {colour} soldier{'s' if n != 1 else ''} back out of {name}"
+        if n == 1:
+            return Sentence("take 1 {player} soldier back out of {region}",
+                            player=player_of(colour), region=name)
+        return Sentence("take {count} {player} soldiers back out of {region}", count=n,
+                        player=player_of(colour), region=name)
     n = units - seen
-    return f"put {n} more {colour} soldier{'s' if n != 1 else ''} in {name}"
+    if n == 1:
+        return Sentence("put 1 more {player} soldier in {region}", player=player_of(colour),
+                        region=name)
+    return Sentence("put {count} more {player} soldiers in {region}", count=n,
+                    player=player_of(colour), region=name)
 
 
 def _mover(moved: Mapping[str, Mapping[str, int]], default: str | None = None) -> str | None:

@@ -28,6 +28,7 @@ from companion.engine.core import (
     PhaseTable,
     Pick,
     Rules,
+    Sentence,
     register,
 )
 from companion.games.rumble_nation.kit import RumbleNationKit
@@ -146,8 +147,11 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
     def _decide(self, state: RNState, action: Action, checking: bool = False) -> list[Event]:
         waiting = self.to_move(state)
         if action.role not in waiting:
-            raise IllegalAction(self.turn_rule(state), f"it is not {action.role}'s turn: "
-                                f"waiting for {' or '.join(waiting) or 'nobody (game over)'}")
+            raise IllegalAction(self.turn_rule(state), Sentence(
+                "it is not {player}'s turn: waiting for {waiting}",
+                player=words.player(action.role),
+                waiting=words.either([words.player(r) for r in waiting])
+                or Sentence("nobody (game over)")))
         batch = Batch(self.kit, state, daimyo=bool(self.options["daimyo"]), checking=checking)
         self.phases.handler(step(state), action.verb)(batch, action)
         return batch.events
@@ -198,6 +202,14 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
         """Regions and cards as printed, soldiers by colour; a daimyo card named only to its
         holder and the referee until it is turned up (8, 8.3): `words.say`."""
         return words.say(self.kit, state, action, viewer, lang)
+
+    def say_recorded(self, state: RNState, action: Action, viewer: str,
+                     lang: str = "en") -> str:
+        """A daimyo card is turned face up as it is played (8.3): once recorded, its play is
+        said to everyone as its holder reads it; the offer of it stays the holder's."""
+        if action.verb == "daimyo" and action.role in self.roles:
+            return words.say(self.kit, state, action, action.role, lang)
+        return self.say(state, action, viewer, lang)
 
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """`data/rule_summaries.yaml`, a sub-rule falling back to its section's line."""

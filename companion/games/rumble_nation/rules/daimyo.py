@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.moves import (
     Move,
@@ -49,10 +49,17 @@ class DaimyoCard:
 
 
 def _next_to(batch: Batch, home: str, to: str, kind: str | None = None) -> None:
-    if not batch.kit.linked(home, to, kind):
-        link = f" by {kind}" if kind else ""
-        raise IllegalAction(RULE, f"{region_name(batch.kit, to)} is not adjacent to your "
-                            f"daimyo's region {region_name(batch.kit, home)}{link}")
+    if batch.kit.linked(home, to, kind):
+        return
+    names = {"region": region_name(batch.kit, to), "home": region_name(batch.kit, home)}
+    if kind == "land":
+        raise IllegalAction(RULE, Sentence(
+            "{region} is not adjacent to your daimyo's region {home} by land", **names))
+    if kind == "sea":
+        raise IllegalAction(RULE, Sentence(
+            "{region} is not adjacent to your daimyo's region {home} by sea", **names))
+    raise IllegalAction(RULE, Sentence(
+        "{region} is not adjacent to your daimyo's region {home}", **names))
 
 
 def _spread(batch: Batch, args: Args, home: str, owner: str, kind: str | None,
@@ -69,7 +76,8 @@ def _spread(batch: Batch, args: Args, home: str, owner: str, kind: str | None,
     _distinct([m["to"] for m in found])
     total = sum(m["soldiers"] for m in found) + also
     if not 1 <= total <= 3:
-        raise IllegalAction(RULE, f"this card moves 1-3 units, not {total}")
+        raise IllegalAction(RULE, Sentence("this card moves 1-3 units, not {count}",
+                                           count=total))
     return sorted(found, key=lambda m: str(m["to"]))
 
 
@@ -152,15 +160,16 @@ DAIMYO: dict[str, DaimyoCard] = {
 def decide_daimyo(batch: Batch, action: Action) -> None:
     """Turn your daimyo card face up and carry it out in full; once per game (8.3)."""
     player, state = action.role, batch.state
-    check_card_allowed(batch, player, state.daimyo_used, "the daimyo card", RULE)
+    check_card_allowed(batch, player, state.daimyo_used, Sentence("the daimyo card"), RULE)
     card = state.daimyo_cards.get(player)
     if card is None:
         raise IllegalAction(RULE, "you hold no daimyo card")
     known_keys(action.args, DAIMYO[card].keys, RULE, card_name(card))
     home = state.daimyo_at.get(player)
     if home is None:
-        raise IllegalAction(RULE, f"{card_name(card)} acts from your daimyo's region: deploy "
-                            "your daimyo first")
+        raise IllegalAction(RULE, Sentence(
+            "{card} acts from your daimyo's region: deploy your daimyo first",
+            card=card_name(card)))
     moves, daimyo = DAIMYO[card].play(batch, player, home, action.args)
     batch.emit("DaimyoCardUsed", player=player, card=card, rule=RULE)
     apply_moves(batch, moves, card, RULE, daimyo)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.engine.core import IllegalAction, refuse_unknown_args
+from companion.engine.core import IllegalAction, Sentence, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
-from companion.games.rumble_nation.rules.words import card_name, region_name
+from companion.games.rumble_nation.rules.words import card_name, joined, region_name
+from companion.games.rumble_nation.rules.words import player as _player
 
-__all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "opponent",
-           "region", "whole"]
+__all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "no_more_cards",
+           "opponent", "region", "whole"]
 
 Move = dict[str, Any]
 """One group of soldiers moved: `{"player", "from", "to", "soldiers"}` (`reserve` for either
@@ -27,21 +28,25 @@ def known_keys(args: Mapping[str, Any], allowed: Iterable[str], rule: str, what:
 
 def region(batch: Batch, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.kit.neighbours:
-        raise IllegalAction(rule, f"there is no region {value!r} on the map (regions: "
-                            f"{', '.join(sorted(batch.kit.neighbours))})")
+        raise IllegalAction(rule, Sentence(
+            "there is no region {region} on the map (regions: {regions})", region=repr(value),
+            regions=", ".join(sorted(batch.kit.neighbours))))
     return value
 
 
 def whole(value: Any, rule: str, low: int = 1, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise IllegalAction(rule, f"a number of soldiers from {low} to {high}, not {value!r}")
+        raise IllegalAction(rule, Sentence(
+            "a number of soldiers from {low} to {high}, not {value}", low=low, high=high,
+            value=repr(value)))
     return value
 
 
 def opponent(batch: Batch, player: str, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.state.players or value == player:
-        raise IllegalAction(rule, f"{value!r} is not one of your opponents "
-                            f"({', '.join(p for p in batch.state.players if p != player)})")
+        raise IllegalAction(rule, Sentence(
+            "{player} is not one of your opponents ({opponents})", player=repr(value),
+            opponents=joined([_player(p) for p in batch.state.players if p != player])))
     return value
 
 
@@ -50,24 +55,31 @@ def entries(value: Any, keys: Iterable[str], rule: str, what: str, most: int
     """A list of 1 to `most` small mappings, each taking only `keys` (a card's `moves`)."""
     if not isinstance(value, tuple) or not 1 <= len(value) <= most \
             or not all(isinstance(v, Mapping) for v in value):
-        raise IllegalAction(rule, f"{what}: a list of 1 to {most} entries")
+        raise IllegalAction(rule, Sentence("{what}: a list of 1 to {most} entries", what=what,
+                                           most=most))
     for entry in value:
-        known_keys(entry, keys, rule, f"each of {what}")
+        known_keys(entry, keys, rule, Sentence("each of {what}", what=what))
     return list(value)
 
 
 def check_card_allowed(batch: Batch, player: str, used: frozenset[str], what: str,
                        rule: str) -> None:
-    """A tactic or daimyo card: once per game, before any player has placed all his soldiers
-    (he then holds a katana), and instead of rolling the dice (5.1.2, 8.3)."""
+    """A tactic or daimyo card (`what`, said: "a tactic card"): once per game, before any
+    player has placed all his soldiers (he then holds a katana), and instead of rolling the
+    dice (5.1.2, 8.3)."""
     state = batch.state
     if player in used:
-        raise IllegalAction(rule, f"each player uses {what} once per game")
+        raise IllegalAction(rule, Sentence("each player uses {card} once per game", card=what))
     if state.katana:
-        raise IllegalAction(rule, f"no more cards once a player has placed all his soldiers "
-                            f"({', '.join(sorted(state.katana))} has)")
+        raise IllegalAction(rule, no_more_cards(state.katana))
     if state.dice:
         raise IllegalAction(rule, "the dice are rolled: you must deploy soldiers this turn")
+
+
+def no_more_cards(katana: Mapping[str, int]) -> Sentence:
+    """Why no card may be played once a player holds a katana (5.1.2, 7), naming who does."""
+    return Sentence("no more cards once a player has placed all his soldiers ({players} has)",
+                    players=joined([_player(p) for p in sorted(katana)]))
 
 
 def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
@@ -82,10 +94,14 @@ def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
         have = batch.state.reserve.get(player, 0) if where == "reserve" \
             else batch.state.count(where, player)
         if have < count:
-            place = f"{player}'s reserve" if where == "reserve" \
-                else region_name(batch.kit, where)
-            raise IllegalAction(rule, f"{card_name(card)} needs {count} of {player}'s "
-                                f"soldiers in {place}; there {'is' if have == 1 else 'are'} "
-                                f"{have}")
+            place = Sentence("in {player}'s reserve", player=_player(player)) \
+                if where == "reserve" else Sentence("in {region}",
+                                                    region=region_name(batch.kit, where))
+            raise IllegalAction(rule, Sentence(
+                "{card} needs {count} of {player}'s soldiers {place}; there is {have}"
+                if have == 1 else
+                "{card} needs {count} of {player}'s soldiers {place}; there are {have}",
+                card=card_name(card), count=count, player=_player(player), place=place,
+                have=have))
     extra = {"daimyo": dict(daimyo)} if daimyo else {}
     batch.emit("UnitsMoved", card=card, moves=list(moves), **extra, rule=rule)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.engine.core import CHANCE, Action, IllegalAction
+from companion.engine.core import CHANCE, Action, IllegalAction, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.moves import known_keys
@@ -21,11 +21,16 @@ __all__ = ["decide_choose_daimyo", "decide_dice", "decide_setup", "sample_setup"
 
 
 def _cards(value: Any, deck: Sequence[str], want: int, rule: str, what: str) -> list[str]:
-    """`want` different cards of `deck`."""
-    if not isinstance(value, tuple) or len(value) != want or len(set(map(str, value))) != want \
-            or not all(isinstance(c, str) and c in deck for c in value):
-        raise IllegalAction(rule, f"{want} different {what} cards, face up, not {value!r}")
-    return list(value)
+    """`want` different cards of `deck` (`what`: "tactic" or "daimyo")."""
+    if isinstance(value, tuple) and len(value) == want and len(set(map(str, value))) == want \
+            and all(isinstance(c, str) and c in deck for c in value):
+        return list(value)
+    if what == "daimyo":
+        raise IllegalAction(rule, Sentence(
+            "{count} different daimyo cards, face up, not {value}", count=want,
+            value=repr(value)))
+    raise IllegalAction(rule, Sentence("{count} different tactic cards, face up, not {value}",
+                                       count=want, value=repr(value)))
 
 
 def _castles(batch: Batch, value: Any) -> dict[str, int]:
@@ -43,7 +48,7 @@ def decide_setup(batch: Batch, action: Action) -> None:
     """3 ② ③ ⑥ (and 8): castles shuffled onto the regions, the tactic display (players + 1
     cards), the daimyo cards on offer, the first player."""
     args, components = action.args, batch.kit.components
-    known_keys(args, ("castles", "tactics", "daimyo", "first"), "3", "the set-up")
+    known_keys(args, ("castles", "tactics", "daimyo", "first"), "3", Sentence("the set-up"))
     want = len(batch.state.players) + 1
     castles = _castles(batch, args.get("castles"))
     tactics = _cards(args.get("tactics"), components.tactic_cards, want, "3", "tactic")
@@ -55,8 +60,9 @@ def decide_setup(batch: Batch, action: Action) -> None:
     first = args.get("first")
     if not isinstance(first, int) or isinstance(first, bool) \
             or first not in range(len(batch.state.players)):
-        raise IllegalAction("3", f"the first player is one of the players (0-"
-                            f"{len(batch.state.players) - 1}), not {first!r}")
+        raise IllegalAction("3", Sentence(
+            "the first player is one of the players (0-{last}), not {value}",
+            last=len(batch.state.players) - 1, value=repr(first)))
     batch.emit("GameSetUp", castles=castles, tactics=tactics, daimyo=daimyo, first=first,
                rule="3")
 
@@ -78,23 +84,25 @@ def decide_dice(batch: Batch, action: Action) -> None:
     """5.1.1: the three dice of the player who asked to roll. Three dice of one colour have no
     order on the table (nor to a camera reading the tray), so the faces are recorded in
     ascending order, and a deployment's `pair` names them in that order."""
-    known_keys(action.args, ("values",), "5.1.1", "a roll")
+    known_keys(action.args, ("values",), "5.1.1", Sentence("a roll"))
     values = action.args.get("values")
     if not isinstance(values, tuple) or len(values) != 3 or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
-        raise IllegalAction("5.1.1", f"three dice showing 1-6, not {values!r}")
+        raise IllegalAction("5.1.1", Sentence("three dice showing 1-6, not {value}",
+                                              value=repr(values)))
     batch.emit("DiceRolled", player=batch.active(), values=sorted(values), rule="5.1.1")
 
 
 def decide_choose_daimyo(batch: Batch, action: Action) -> None:
     """8: each player takes one card of the offer, face down, counter-clockwise from the first
     player's right; the first player chooses last and then begins the deployment."""
-    known_keys(action.args, ("card",), "8", "choosing a daimyo card")
+    known_keys(action.args, ("card",), "8", Sentence("choosing a daimyo card"))
     card = action.args.get("card")
     offer = batch.state.daimyo_display
     if not isinstance(card, str) or card not in offer:
-        raise IllegalAction("8", f"{card_name(card)} is not among the daimyo cards on offer "
-                            f"({', '.join(card_name(c) for c in offer)})")
+        raise IllegalAction("8", Sentence(
+            "{card} is not among the daimyo cards on offer ({cards})", card=card_name(card),
+            cards=", ".join(card_name(c) for c in offer)))
     batch.emit("DaimyoCardChosen", player=action.role, card=card, rule="8")
     state = batch.state
     if len(state.daimyo_cards) == len(state.players):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.moves import (
     Move,
@@ -32,6 +32,7 @@ from companion.games.rumble_nation.rules.moves import (
     whole,
 )
 from companion.games.rumble_nation.rules.words import card_name, region_name
+from companion.games.rumble_nation.rules.words import player as player_of
 
 __all__ = ["TACTICS", "Tactic", "decide_tactic"]
 
@@ -48,17 +49,24 @@ class Tactic:
 
 
 def _adjacent(batch: Batch, a: str, b: str, kind: str | None = None) -> None:
-    if not batch.kit.linked(a, b, kind):
-        link = f" by {kind}" if kind else ""
-        raise IllegalAction(RULE, f"{region_name(batch.kit, a)} and {region_name(batch.kit, b)}"
-                            f" are not adjacent{link}")
+    if batch.kit.linked(a, b, kind):
+        return
+    names = {"origin": region_name(batch.kit, a), "destination": region_name(batch.kit, b)}
+    if kind == "land":
+        raise IllegalAction(RULE, Sentence("{origin} and {destination} are not adjacent by land",
+                                           **names))
+    if kind == "sea":
+        raise IllegalAction(RULE, Sentence("{origin} and {destination} are not adjacent by sea",
+                                           **names))
+    raise IllegalAction(RULE, Sentence("{origin} and {destination} are not adjacent", **names))
 
 
 def _holds(batch: Batch, where: str, player: str, what: str) -> None:
     """The region must hold the player's soldiers (his daimyo counts: 8)."""
     if not batch.state.units(where, player):
-        raise IllegalAction(RULE, f"{what}: {region_name(batch.kit, where)} holds none of "
-                            f"{player}'s soldiers")
+        raise IllegalAction(RULE, Sentence(
+            "{card}: {region} holds none of {player}'s soldiers", card=what,
+            region=region_name(batch.kit, where), player=player_of(player)))
 
 
 def _move(batch: Batch, owner: str, args: Args, count: int, kind: str | None = None
@@ -89,8 +97,9 @@ def _squadra_di_riserva(batch: Batch, player: str, args: Args) -> list[Move]:
     frm = region(batch, args.get("from"), RULE)
     have = batch.state.units(frm, player)
     if have < 2:
-        raise IllegalAction(RULE, f"Squadra di Riserva needs 2 or more of your soldiers in "
-                            f"{region_name(batch.kit, frm)}, not {have}")
+        raise IllegalAction(RULE, Sentence(
+            "Squadra di Riserva needs 2 or more of your soldiers in {region}, not {count}",
+            region=region_name(batch.kit, frm), count=have))
     return _move(batch, player, args, have // 2)
 
 
@@ -190,11 +199,12 @@ TACTICS: dict[str, Tactic] = {
 def decide_tactic(batch: Batch, action: Action) -> None:
     """Take a card from the display and carry it out in full; once per game (5.1.2)."""
     player, state = action.role, batch.state
-    check_card_allowed(batch, player, state.tactic_used, "a tactic card", RULE)
+    check_card_allowed(batch, player, state.tactic_used, Sentence("a tactic card"), RULE)
     card = action.args.get("card")
     if not isinstance(card, str) or card not in state.tactics:
         shown = ", ".join(card_name(c) for c in state.tactics)
-        raise IllegalAction(RULE, f"{card_name(card)} is not on the display ({shown})")
+        raise IllegalAction(RULE, Sentence("{card} is not on the display ({cards})",
+                                           card=card_name(card), cards=shown))
     tactic = TACTICS[card]
     known_keys(action.args, ("card", *tactic.keys), RULE, card_name(card))
     moves = tactic.play(batch, player, action.args)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.engine.core import Action, IllegalAction
+from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import Batch, deployable
 from companion.games.rumble_nation.rules.moves import known_keys
@@ -31,7 +31,7 @@ def katana_values(kit: RumbleNationKit, players: int) -> tuple[int, ...]:
 
 
 def decide_roll(batch: Batch, action: Action) -> None:
-    known_keys(action.args, (), RULE, "rolling")
+    known_keys(action.args, (), RULE, Sentence("rolling"))
     if batch.state.dice:
         raise IllegalAction(RULE, "the dice are rolled: deploy, or reroll all three once")
     batch.emit("RollAsked", player=action.role, rule=RULE)
@@ -39,7 +39,7 @@ def decide_roll(batch: Batch, action: Action) -> None:
 
 def decide_reroll(batch: Batch, action: Action) -> None:
     """All three dice, once per turn, after the first roll (never only some of them)."""
-    known_keys(action.args, (), RULE, "rerolling")
+    known_keys(action.args, (), RULE, Sentence("rerolling"))
     if not batch.state.dice:
         raise IllegalAction(RULE, "roll the dice first: a reroll repeats a roll")
     if batch.state.rerolled:
@@ -52,8 +52,9 @@ def _pair(dice: tuple[int, ...], value: Any) -> tuple[int, int]:
     second 3 with the 5 is pairing the first one (one choice, one record)."""
     if not isinstance(value, tuple) or len(value) != 2 or value[0] == value[1] or not all(
             isinstance(i, int) and not isinstance(i, bool) and 0 <= i <= 2 for i in value):
-        raise IllegalAction(RULE, "choose two of the three dice (0, 1, 2) for the pair, "
-                            f"not {value!r}")
+        raise IllegalAction(RULE, Sentence(
+            "choose two of the three dice (0, 1, 2) for the pair, not {value}",
+            value=repr(value)))
     faces = sorted((dice[value[0]], dice[value[1]]))
     return next((i, j) for i, j in PAIRS if sorted((dice[i], dice[j])) == faces)
 
@@ -62,25 +63,28 @@ def decide_deploy(batch: Batch, action: Action) -> None:
     """Two dice name the region by its castle's value, the third how many go (5.1.1); the
     daimyo may go in place of one soldier (8)."""
     state, player = batch.state, action.role
-    known_keys(action.args, ("pair", "daimyo") if batch.daimyo else ("pair",), RULE, "deploy")
+    known_keys(action.args, ("pair", "daimyo") if batch.daimyo else ("pair",), RULE,
+               Sentence("deploy"))
     if not state.dice:
         raise IllegalAction(RULE, "roll the dice first")
     i, j = _pair(state.dice, action.args.get("pair"))
     total, single = state.dice[i] + state.dice[j], state.dice[3 - i - j]
     where = next((r for r, v in state.castles.items() if v == total), None)
     if where is None:
-        raise IllegalAction(RULE, f"no castle of value {total} is on the map")
+        raise IllegalAction(RULE, Sentence("no castle of value {value} is on the map",
+                                           value=total))
     daimyo = action.args.get("daimyo", False)
     if not isinstance(daimyo, bool):
-        raise IllegalAction("8", f"deploy your daimyo: true or false, not {daimyo!r}")
+        raise IllegalAction("8", Sentence("deploy your daimyo: true or false, not {value}",
+                                          value=repr(daimyo)))
     if daimyo and player not in state.daimyo_in_reserve:
         raise IllegalAction("8", "your daimyo is already on the map")
     units = deployable(state, player, single)
     if units - daimyo > state.reserve.get(player, 0):
-        raise IllegalAction("8", f"the die deploys {units} and your reserve holds "
-                            f"{state.reserve.get(player, 0)} soldier(s) besides your daimyo, "
-                            "who counts as a soldier: deploy him too (fewer only when the "
-                            "reserve runs short, 5.1.1)")
+        raise IllegalAction("8", Sentence(
+            "the die deploys {units} and your reserve holds {count} soldier(s) besides your "
+            "daimyo, who counts as a soldier: deploy him too (fewer only when the reserve runs "
+            "short, 5.1.1)", units=units, count=state.reserve.get(player, 0)))
     batch.emit("SoldiersDeployed", player=player, region=where, dice=list(state.dice),
                pair=[i, j], soldiers=units - daimyo, daimyo=daimyo, rule=RULE)
 

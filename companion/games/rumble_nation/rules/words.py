@@ -23,14 +23,14 @@ from typing import Any
 
 import yaml
 
-from companion.engine.core import CHANCE, REFEREE, Action
+from companion.engine.core import CHANCE, REFEREE, Action, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import deployable
 from companion.games.rumble_nation.rules.state import RNState
 from companion.i18n import Translate, language, translator
 
-__all__ = ["PACKAGE", "card_name", "player_name", "region_name", "rule_summary", "say",
-           "summaries", "translate"]
+__all__ = ["PACKAGE", "both", "card_name", "either", "joined", "player", "player_name",
+           "region_name", "rule_summary", "say", "summaries", "translate"]
 
 PACKAGE = "companion.games.rumble_nation"
 """Where the catalogs (`locales/<lang>/*.po`) and the rule summaries (`data/`) live."""
@@ -64,6 +64,38 @@ def card_name(card: Any) -> str:
 
 def region_name(kit: RumbleNationKit, region: Any) -> str:
     return next((loc.name for loc in kit.locations if loc.id == region), str(region))
+
+
+def player(colour: str) -> Sentence:
+    """A player named in a refusal or an alert, by his colour as the code spells it ("red"),
+    said again as the players call each other ("Rosso": `locales/it/alerts.po`)."""
+    return Sentence(colour)
+
+
+def joined(items: Sequence[str], separator: str = ", ") -> str:
+    """Items in a list ("a, b, c"): where any is a `Sentence`, a sentence whose template only
+    joins them (no catalog entry: it is said again as it is), so each item is said again in
+    a screen's language; else the plain text."""
+    if not any(isinstance(item, Sentence) for item in items):
+        return separator.join(items)
+    values = {f"item{n}": item for n, item in enumerate(items)}
+    return Sentence(separator.join("{" + name + "}" for name in values), **values)
+
+
+def either(items: Sequence[str]) -> str:
+    """"a or b or c", said again in a screen's language ("a o b o c"); "" for none."""
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = Sentence("{first} or {last}", first=said, last=item)
+    return said
+
+
+def both(items: Sequence[str]) -> str:
+    """"a and b and c", said again in a screen's language ("a e b e c"); "" for none."""
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = Sentence("{first} and {last}", first=said, last=item)
+    return said
 
 
 def player_name(t: Translate, colour: str) -> str:
