@@ -6,6 +6,10 @@ with full knowledge, the way the fuzzer plays them: the time to validate and app
 game from its record. Per-verb figures replace a game's own notion of "combat actions": the
 slow verbs show up by name whatever the game calls them. A game may add figures of its own
 (its `engine_bench` capability). Nothing here names a game except as a default.
+
+Every benchmark takes an optional `tick(done, total)`: how far it has got, for a progress bar.
+It is called between timed steps, never inside one, so a bar costs the figures nothing; the
+units are the benchmark's own (actions, frames, steps) and `total` may grow once known.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import math
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,8 +28,26 @@ from companion.games import game as game_spec
 from companion.kits import Kit, load_kit
 from companion.record import record_of, replay
 
-__all__ = ["bench_engine", "bench_inputs", "bench_record", "bench_referee", "bench_web",
-           "describe_engine", "describe_referee"]
+__all__ = ["Tick", "bench_engine", "bench_inputs", "bench_record", "bench_referee", "bench_web",
+           "describe_engine", "describe_referee", "takes_tick"]
+
+Tick = Callable[[int, int], None]
+"""A benchmark's progress: `tick(done, total)`, called between timed steps."""
+
+
+def _no_tick(_done: int, _total: int) -> None:
+    """No progress bar: the default `tick`."""
+
+
+def takes_tick(run: Callable[..., Any]) -> bool:
+    """Whether a game's benchmark (`run`) takes a `tick` keyword: older ones, and a game's
+    own that has no steps worth showing, need not."""
+    import inspect
+
+    try:
+        return "tick" in inspect.signature(run).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        return False
 
 DEFAULT_GAME = "sekigahara"
 MAX_ACTIONS = 10_000
@@ -58,18 +81,24 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
     return round(statistics.median(ms), 4), round(ms[math.ceil(0.95 * len(ms)) - 1], 4)
 
 
-def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0) -> dict[str, Any]:
+def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0,
+                 tick: Tick | None = None) -> dict[str, Any]:
     """Play random games of `game` until `actions` actions were applied; time each, per verb,
-    then replay every game from its record. Raises UnknownGameName for a name no game has."""
+    then replay every game from its record. Raises UnknownGameName for a name no game has.
+
+    `tick` counts actions played, then actions replayed (each game's, once it is done)."""
     if actions < 1:
         raise ValueError(f"actions must be at least 1, got {actions}")
+    progress = tick or _no_tick
     spec = game_spec(game)
     kit = load_kit(spec.kit)
     timings: list[tuple[str, float]] = []
     games: list[Game[Any]] = []
     while len(timings) < actions:
         games.append(_play(spec, kit, seed + len(games), timings))
+        progress(min(len(timings), actions), 2 * actions)
     replays = []
+    replayed = len(timings)
     for played in games:
         record = record_of(played, kit, started_at=datetime.now(UTC), source="simulator")
         start = time.perf_counter()
@@ -78,6 +107,8 @@ def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0) -
         if not result.ok:
             raise RuntimeError(f"{spec.title}: a random game's record does not replay: "
                                f"{result.problem}")
+        replayed += len(played.history)
+        progress(replayed, 2 * len(timings))
     by_verb: dict[str, list[float]] = defaultdict(list)
     for verb, spent in timings:
         by_verb[verb].append(spent)
@@ -128,49 +159,70 @@ def _long_game(actions: int) -> Game[Any]:
     return game
 
 
-def bench_record(appends: int = 500, long_game: int = 2000,
-                 game: str = DEFAULT_GAME) -> dict[str, Any]:
+APPEND_CHUNK = 50
+"""Durable appends timed between two ticks of the progress bar."""
+
+
+def bench_record(appends: int = 500, long_game: int = 2000, game: str = DEFAULT_GAME,
+                 tick: Tick | None = None) -> dict[str, Any]:
     """Durable appends per second (entries of a random `game`), load-and-replay of a
-    `long_game`-action game, and store-and-replay of that random game."""
+    `long_game`-action game, and store-and-replay of that random game.
+
+    `tick` counts steps: the random game, each 50 appends (timed in chunks, the tick between
+    them), the long game played and stored, replayed, and the random game stored and
+    replayed."""
     import tempfile
     from pathlib import Path
 
     from companion.record.format import Entry
     from companion.record.store import Store
 
+    chunks = math.ceil(appends / APPEND_CHUNK)
+    total = chunks + 4
+    progress = tick or _no_tick
+
     spec = game_spec(game)
     sample = _play(spec, load_kit(spec.kit), 1, [])
     entries = record_of(sample, sample.rules.kit, started_at=datetime.now(UTC),
                         source="simulator")
+    progress(1, total)
     with tempfile.TemporaryDirectory() as scratch:
         store = Store(Path(scratch) / "bench.sqlite")
         game_id = store.create(entries.header)
-        plays = [e for _, e in zip(range(appends), _cycle(entries.entries), strict=False)]
-        start = time.perf_counter()
-        for seq, entry in enumerate(plays, start=1):
-            store.append(game_id, Entry(seq, entry.time, entry.source, entry.action,
-                                        entry.events))
-        append_s = time.perf_counter() - start
+        plays = list(enumerate((e for _, e in zip(range(appends), _cycle(entries.entries),
+                                                   strict=False)), start=1))
+        append_s = 0.0
+        for chunk in range(chunks):
+            start = time.perf_counter()
+            for seq, entry in plays[chunk * APPEND_CHUNK:(chunk + 1) * APPEND_CHUNK]:
+                store.append(game_id, Entry(seq, entry.time, entry.source, entry.action,
+                                            entry.events))
+            append_s += time.perf_counter() - start
+            progress(2 + chunk, total)
         long = _long_game(long_game)
         record = record_of(long, long.rules.kit, started_at=datetime.now(UTC), source="tablet")
         long_id = store.create(record.header)
         for entry in record.entries:
             store.append(long_id, entry)
+        progress(chunks + 2, total)
         start = time.perf_counter()
         result = replay(store.load(long_id))
         replay_s = time.perf_counter() - start
         assert result.ok and result.applied == long_game, result.problem
+        progress(chunks + 3, total)
         start = time.perf_counter()
         stored = store.create(entries.header)
         for entry in entries.entries:
             store.append(stored, entry)
         assert replay(store.load(stored)).ok
         store.close()
+    store_and_replay_s = time.perf_counter() - start  # as before the bar: closing included
+    progress(total, total)
     return {
-        "appends": appends, "appends_per_s": round(appends / append_s, 1),
+        "appends": appends, "appends_per_s": round(appends / append_s, 1) if append_s else 0.0,
         "replay_2000_s": round(replay_s, 4), "replay_game": LONG_GAME,
         "replay_actions": long_game, "game": spec.name,
-        "store_and_replay_s": round(time.perf_counter() - start, 4),
+        "store_and_replay_s": round(store_and_replay_s, 4),
         "store_and_replay_actions": len(entries.entries),
     }
 
@@ -181,13 +233,14 @@ def _cycle(entries: Any) -> Any:
 
 
 def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
-              idle_streams: int = 800) -> dict[str, Any]:
+              idle_streams: int = 800, tick: Tick | None = None) -> dict[str, Any]:
     """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
     apply `actions` actions through the API and time each until every client has the new
     view; then open up to `idle_streams` idle streams and say how many the server held with
     the referee's view still under 100 ms (p95). Last, the replay viewer's step: a stored game of
     about 400 actions (the game's first sample, else a random game) stepped to random
-    positions."""
+    positions. `tick` counts steps: each action seen by every client, each 50 idle streams,
+    each replay step (the first position, then the random ones)."""
     import http.client
     import json
     import os
@@ -199,6 +252,9 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
     from pathlib import Path
 
     spec = game_spec(game)
+    idle_steps = math.ceil(idle_streams / IDLE_STEP)
+    total = actions + idle_steps + 1 + REPLAY_STEPS
+    progress = tick or _no_tick
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -234,11 +290,15 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
                 while any(version not in seen for seen in arrivals):
                     assert time.perf_counter() < deadline, "a client missed an update"
                     time.sleep(0.0005)
-            held, view_p95 = _idle_streams_held(port, idle_streams)
-            first_ms, step_p95 = _replay_steps(port, *stored)
+                progress(version, total)
+            held, view_p95 = _idle_streams_held(
+                port, idle_streams, lambda steps: progress(actions + steps, total))
+            first_ms, step_p95 = _replay_steps(
+                port, *stored, lambda steps: progress(actions + idle_steps + steps, total))
         finally:
             server.terminate()
             server.wait(timeout=10)
+    progress(total, total)
     latencies = sorted((seen[v] - sent[v]) * 1000 for seen in arrivals for v in sent)
     return {"game": spec.name, "clients": clients, "actions": len(sent),
             "update_ms_p50": round(statistics.median(latencies), 2),
@@ -273,9 +333,11 @@ def _stored_game(spec: GameSpec, path: Any) -> tuple[int, int]:
         store.close()
 
 
-def _replay_steps(port: int, game_id: int, total: int) -> tuple[float, float]:
+def _replay_steps(port: int, game_id: int, total: int,
+                  tick: Callable[[int], None]) -> tuple[float, float]:
     """The replay viewer's first position of a stored game (which replays it once), then the
-    95th percentile of `REPLAY_STEPS` steps to random positions (each a lookup), in ms."""
+    95th percentile of `REPLAY_STEPS` steps to random positions (each a lookup), in ms;
+    `tick(steps done)` after each, outside its time."""
     import http.client
     import random
 
@@ -291,8 +353,13 @@ def _replay_steps(port: int, game_id: int, total: int) -> tuple[float, float]:
         return (time.perf_counter() - started) * 1000
 
     first = step(0)
+    tick(1)
     rng = random.Random(0)
-    spent = sorted(step(rng.randint(0, total)) for _ in range(REPLAY_STEPS))
+    spent = []
+    for done in range(2, REPLAY_STEPS + 2):
+        spent.append(step(rng.randint(0, total)))
+        tick(done)
+    spent.sort()
     return round(first, 2), round(spent[math.ceil(0.95 * len(spent)) - 1], 2)
 
 
@@ -303,9 +370,11 @@ DEVICES = 50
 the server's per-device cap, as many phones would."""
 
 
-def _idle_streams_held(port: int, most: int) -> tuple[int, float]:
+def _idle_streams_held(port: int, most: int,
+                       tick: Callable[[int], None]) -> tuple[int, float]:
     """Idle streams without a token (the audit's attack) opened 50 at a time: how many stay
-    open while the referee's view still answers under 100 ms at the 95th percentile."""
+    open while the referee's view still answers under 100 ms at the 95th percentile;
+    `tick(steps done)` after each 50."""
     import socket
 
     idle: list[socket.socket] = []
@@ -321,6 +390,7 @@ def _idle_streams_held(port: int, most: int) -> tuple[int, float]:
             if not all(sock.recv(64).startswith(b"HTTP/1.1 200") for sock in idle[-IDLE_STEP:]):
                 break  # the server refused more streams (its cap)
             step_p95 = _view_p95(port)
+            tick(len(idle) // IDLE_STEP)
             if step_p95 >= VIEW_LIMIT_MS:
                 break
             held, p95 = len(idle), step_p95
@@ -385,8 +455,14 @@ def _next_action(game: Game[Any], step: int) -> Action:
     return action
 
 
-def bench_inputs(frames: int = 20_000) -> dict[str, Any]:
-    """RFID frames parsed per second; card decoding in the scan area against a whole frame."""
+CROP_DECODES = 20
+FULL_DECODES = 3
+"""Card decodings timed in the scan area and over the whole frame (each median's sample)."""
+
+
+def bench_inputs(frames: int = 20_000, tick: Tick | None = None) -> dict[str, Any]:
+    """RFID frames parsed per second; card decoding in the scan area against a whole frame.
+    `tick` counts steps: the serial parse, then each decoding."""
     import io
 
     import segno
@@ -408,37 +484,49 @@ def bench_inputs(frames: int = 20_000) -> dict[str, Any]:
                 for _ in parser.feed(stream[chunk:chunk + 64]))
     serial_s = time.perf_counter() - start
     assert scans == frames
+    total = 1 + CROP_DECODES + FULL_DECODES
+    progress = tick or _no_tick
+    progress(1, total)
     out = io.BytesIO()
     segno.make("CARD:T-maeda-special-2", error="m").save(out, kind="png", scale=6, border=4)
     out.seek(0)
     frame = Image.new("RGB", (4056, 3040), (90, 120, 80))  # a 12 MP still
     frame.paste(Image.open(out).convert("RGB"), (3400, 2400))
     area = CardArea(3300, 2300, 600, 600)
-    crop_ms = _median_ms(lambda: decode_codes(frame, area), 20)
-    full_ms = _median_ms(lambda: decode_codes(frame), 3)
+    crop_ms = _median_ms(lambda: decode_codes(frame, area), CROP_DECODES,
+                         lambda n: progress(1 + n, total))
+    full_ms = _median_ms(lambda: decode_codes(frame), FULL_DECODES,
+                         lambda n: progress(1 + CROP_DECODES + n, total))
     return {"serial_frames_per_s": round(frames / serial_s), "zbar_crop_ms": crop_ms,
             "zbar_full_ms": full_ms, "frame": "4056x3040"}
 
 
-def _median_ms(work: Any, times: int) -> float:
+def _median_ms(work: Any, times: int, tick: Callable[[int], None]) -> float:
+    """`work` timed `times` times: the median in ms (`tick(done)` after each, untimed)."""
     spent = []
-    for _ in range(times):
+    for done in range(1, times + 1):
         start = time.perf_counter()
         assert work()
         spent.append((time.perf_counter() - start) * 1000)
+        tick(done)
     return round(statistics.median(spent), 2)
 
 
-def bench_referee(game: str = DEFAULT_GAME, games: int = 20, seed: int = 0) -> dict[str, Any]:
+def bench_referee(game: str = DEFAULT_GAME, games: int = 20, seed: int = 0,
+                  tick: Tick | None = None) -> dict[str, Any]:
     """Random games acted out at the table by the game's simulated player and read back by
     its table referee (the `simulator` capability's `bench_referee(games, seed)`).
-    MissingCapability when the game has no simulated player, or one that cannot do this."""
+    MissingCapability when the game has no simulated player, or one that cannot do this.
+
+    `tick` reaches the simulator's benchmark when it takes one (`tick=`, games done of
+    `games`); one that does not runs without a bar."""
     spec = game_spec(game)
     simulator = spec.need("simulator")
     run = getattr(simulator, "bench_referee", None)
     if run is None:
         raise MissingCapability(f"{spec.title}'s simulated player has no referee benchmark yet")
-    figures: dict[str, Any] = run(games, seed)
+    given = {"tick": tick} if tick is not None and takes_tick(run) else {}
+    figures: dict[str, Any] = run(games, seed, **given)
     return {"game": spec.name, **figures}
 
 

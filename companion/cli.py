@@ -11,11 +11,13 @@ command exit 1 with the spec's sentence ("Skirmish has no table referee yet").
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import sys
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -152,7 +154,7 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
     from companion.record import integrity_problem
 
     if repatch:
-        _repatch([record_file], kit_path)
+        _repatch([record_file], kit_path, as_json)
         return
     try:
         record = read_record(record_file)
@@ -290,11 +292,15 @@ def bench_engine_command(game: str, actions: int, seed: int, as_json: bool) -> N
     from companion.bench import bench_engine, describe_engine
 
     spec = _game(game)
-    figures = bench_engine(spec.name, actions=actions, seed=seed)
+    try:
+        with _Progress(f"{spec.title}: actions played, then replayed") as bar:
+            figures = bench_engine(spec.name, actions=actions, seed=seed, tick=bar.callback)
+    except RuntimeError as exc:  # a dead end, or a record that does not replay: a rules bug
+        _fail(str(exc))
     lines = describe_engine(figures)
     if spec.has("engine_bench"):
         extra = _benchmark(spec, "engine_bench")
-        own = extra.run(**extra.settings)
+        own = _run_benchmark(extra, extra.settings, f"{spec.title}: the game's own figures")
         figures, lines = {**figures, **own}, [*lines, *extra.lines(own)]
     _report(figures, as_json, lines)
 
@@ -311,7 +317,8 @@ def bench_referee_command(game: str, games: int, seed: int, as_json: bool) -> No
 
     spec = _game(game)
     try:
-        figures = bench_referee(spec.name, games=games, seed=seed)
+        with _Progress(f"{spec.title}: games acted out at the table") as bar:
+            figures = bench_referee(spec.name, games=games, seed=seed, tick=bar.callback)
     except MissingCapability as exc:
         _fail(str(exc))
     _report(figures, as_json, describe_referee(figures))
@@ -320,6 +327,19 @@ def bench_referee_command(game: str, games: int, seed: int, as_json: bool) -> No
 def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
     """A benchmark's figures: one JSON object for scripts, or sentences for people."""
     click.echo(json.dumps(figures) if as_json else "\n".join(lines))
+
+
+def _run_benchmark(bench: Any, settings: dict[str, Any], label: str) -> dict[str, Any]:
+    """A game's Benchmark run with `settings`, with a progress bar when its `run` takes a
+    `tick` and standard error is a terminal (otherwise it is called exactly as before)."""
+    from companion.bench import takes_tick
+
+    with _Progress(label) as bar:
+        if bar.callback is not None and takes_tick(bench.run):
+            figures: dict[str, Any] = bench.run(**settings, tick=bar.callback)
+        else:
+            figures = bench.run(**settings)
+    return figures
 
 
 def _benchmark(spec: GameSpec, capability: str) -> Any:
@@ -342,14 +362,12 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json
     from companion.sim import simulate
 
     spec = _game(game_name)
-    bar = _Progress(f"{spec.title}: random games")
     try:
-        report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games))
-    except EngineError as exc:
+        with _Progress(f"{spec.title}: random games") as bar:
+            report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games))
+    except EngineError as exc:  # said once the bar is closed, on a line of its own
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
-    finally:
-        bar.done()
     figures = report.to_json()
     if as_json:
         click.echo(json.dumps(figures))
@@ -373,7 +391,9 @@ def bench_record_command(game: str, appends: int, as_json: bool) -> None:
     store and replay of a random game of GAME."""
     from companion.bench import bench_record
 
-    f = bench_record(appends=appends, game=_game(game).name)
+    spec = _game(game)
+    with _Progress(f"{spec.title}: the store's steps") as bar:
+        f = bench_record(appends=appends, game=spec.name, tick=bar.callback)
     _report(f, as_json, [
         f"durable appends: {f['appends_per_s']} per second ({f['appends']} appends, "
         "synchronous=FULL)",
@@ -397,8 +417,10 @@ def bench_web_command(game: str, clients: int, actions: int, idle_streams: int,
     count the idle streams the server holds while the referee's view stays fast."""
     from companion.bench import bench_web
 
-    f = bench_web(clients=clients, actions=actions, game=_game(game).name,
-                  idle_streams=idle_streams)
+    spec = _game(game)
+    with _Progress(f"{spec.title}: actions, idle streams, replay steps") as bar:
+        f = bench_web(clients=clients, actions=actions, game=spec.name,
+                      idle_streams=idle_streams, tick=bar.callback)
     _report(f, as_json, [
         f"{f['game']}: {f['clients']} clients, {f['actions']} actions: update to every client "
         f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms",
@@ -415,7 +437,8 @@ def bench_inputs_command(as_json: bool) -> None:
     """Time the inputs: RFID frames parsed per second, card decoding cropped vs whole frame."""
     from companion.bench import bench_inputs
 
-    f = bench_inputs()
+    with _Progress("inputs: serial frames, then card decodings") as bar:
+        f = bench_inputs(tick=bar.callback)
     _report(f, as_json, [
         f"serial: {f['serial_frames_per_s']} RDM6300 frames parsed per second",
         f"card code in a {f['frame']} frame: {f['zbar_crop_ms']} ms in the scan area, "
@@ -440,11 +463,14 @@ def bench_vision_command(ctx: click.Context, game: str, list_settings: bool,
     spec = _game(game)
     bench = _benchmark(spec, "vision_bench")
     if list_settings:
+        if as_json:  # the settings' defaults by name (--NAME takes `-` for `_`)
+            click.echo(json.dumps(bench.settings))
+            return
         for name, default in bench.settings.items():
             click.echo(f"--{name.replace('_', '-')} {_setting_text(default)}")
         return
     settings = _settings(bench.settings, list(ctx.args), f"{spec.title}'s vision benchmark")
-    figures = bench.run(**settings)
+    figures = _run_benchmark(bench, settings, f"{spec.title}: frames read")
     _report(figures, as_json, bench.lines(figures))
 
 
@@ -496,9 +522,13 @@ def _setting_text(value: Any) -> str:
     return str(value)
 
 
-def _repatch(files: list[Path], kit_path: str | None) -> None:
-    """Exit 1 if any record's outcome changes under today's rules (or no longer replays)."""
-    changed = 0
+def _repatch(files: list[Path], kit_path: str | None, as_json: bool = False) -> None:
+    """Exit 1 if any record's outcome changes under today's rules (or no longer replays).
+
+    With `as_json`, one object on standard output, `{"records": [...], "changed": N}`, each
+    record's outcome as recorded and now; a record that cannot be read is said on standard
+    error and left out (and counts as changed)."""
+    changed, said = 0, []
     for path in files:
         try:
             result = repatch(read_record(path), kit=kit_path)
@@ -506,15 +536,24 @@ def _repatch(files: list[Path], kit_path: str | None) -> None:
             click.echo(f"error: {exc}", err=True)
             changed += 1
             continue
-        if result.problem is not None:
-            click.echo(f"{path}: CHANGED: {result.problem}")
-        elif result.changed:
-            click.echo(f"{path}: CHANGED: was {result.recorded}, now {result.now}")
-        else:
-            click.echo(f"{path}: same outcome: {result.now or 'unfinished'}")
+        said.append({"file": str(path), "changed": result.changed,
+                     "recorded": result.recorded, "now": result.now,
+                     "problem": None if result.problem is None else str(result.problem)})
+        if not as_json:
+            click.echo(_repatch_line(path, result))
         changed += result.changed
+    if as_json:
+        click.echo(json.dumps({"records": said, "changed": changed}, ensure_ascii=False))
     if changed:
         raise SystemExit(1)
+
+
+def _repatch_line(path: Path, result: Any) -> str:
+    if result.problem is not None:
+        return f"{path}: CHANGED: {result.problem}"
+    if result.changed:
+        return f"{path}: CHANGED: was {result.recorded}, now {result.now}"
+    return f"{path}: same outcome: {result.now or 'unfinished'}"
 
 
 # --- stored games ----------------------------------------------------------------------------
@@ -652,19 +691,20 @@ def games_delete(store: Store, game_id: int, yes: bool) -> None:
 def games_repatch(store: Store) -> None:
     """Re-run every stored game with today's rules; report games whose outcome changes."""
     changed = 0
-    for row in store.games():
-        try:
-            result = repatch(store.load(row.id))
-        except RecordError as exc:
-            click.echo(f"game {row.id}: error: {exc}")
-            changed += 1
-            continue
-        if result.changed:
-            what = result.problem or f"was {result.recorded}, now {result.now}"
-            click.echo(f"game {row.id}: CHANGED: {what}")
-            changed += 1
-        else:
-            click.echo(f"game {row.id}: same outcome: {result.now or 'unfinished'}")
+    rows = store.games()
+    with _Progress("games re-run") as bar:
+        for row in rows:
+            try:
+                result = repatch(store.load(row.id))
+            except RecordError as exc:
+                bar.say(f"game {row.id}: error: {exc}")
+                changed += 1
+            else:
+                changed += result.changed
+                what = result.problem or f"was {result.recorded}, now {result.now}"
+                bar.say(f"game {row.id}: CHANGED: {what}" if result.changed
+                        else f"game {row.id}: same outcome: {result.now or 'unfinished'}")
+            bar.tick(len(rows))
     if changed:
         raise SystemExit(1)
 
@@ -710,17 +750,19 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
                           max_actions=max_actions, illegal_at=illegal_at, pace=pace,
                           set_name=set_name)
 
+    bar = _Progress(f"{spec.title} at the simulated table")
+
     def progress(line: str) -> None:
         if line.startswith("referee screen: ") and headless:
             return  # its token stays off logs
-        if sys.stderr.isatty() and line[:1].isdigit():
+        if bar.shown and line[:1].isdigit():
             return  # "25/161 actions ...": the progress bar says it
         if not as_json:
-            click.echo(line)
+            bar.say(line)
         if line.startswith("tablet: ") and not headless:
-            webbrowser.open(line.split()[1])
+            with _stdout_to_stderr() if as_json else contextlib.nullcontext():
+                webbrowser.open(line.split()[1])  # a browser's chatter stays off the JSON
 
-    bar = _Progress(f"{spec.title} at the simulated table")
     try:
         report = run_demo(options, progress, bar.tick).to_json()
     finally:
@@ -901,27 +943,74 @@ def _physical_set(name: str) -> Any:
         _fail(str(exc))
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Standard output sent to standard error for a while, at the file descriptor, so that a
+    child process started meanwhile (a browser, which may print as it starts) cannot write
+    into the one JSON document --json promises on standard output."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 class _Progress:
     """A progress bar on the terminal for a long job (click's own), on standard error so that
-    --json output stays one clean object; nothing when standard error is not a terminal."""
+    --json output stays one clean object; nothing at all when standard error is not a terminal
+    (a log, a pipe, a test), where a redrawn line would only be noise.
+
+    `tick(total)` counts one more step (the simulator, the demo); `at(done, total)` puts the
+    bar where a benchmark says it is (`companion.bench.Tick`), and `callback` is that, or None
+    when no bar is drawn, so that a benchmark does no work for one. `say(line)` prints a line
+    on standard output without leaving the bar's half-drawn line in front of it. As a context
+    manager it closes the bar however the job ends."""
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.bar: Any = None
+        self.shown = sys.stderr.isatty()
+
+    @property
+    def callback(self) -> Callable[[int, int], None] | None:
+        return self.at if self.shown else None
 
     def tick(self, total: int = 0) -> None:
-        if not sys.stderr.isatty():
+        if self.shown:
+            self.at((0 if self.bar is None else self.bar.pos) + 1, total)
+
+    def at(self, done: int, total: int) -> None:
+        if not self.shown:
             return
         if self.bar is None:
-            self.bar = click.progressbar(length=total or None, label=self.label,
+            self.bar = click.progressbar(length=max(total, 1), label=self.label,
                                          file=sys.stderr, show_pos=True)
             self.bar.__enter__()
-        self.bar.update(1)
+        elif total > 0 and total != self.bar.length:
+            self.bar.length = total  # a total learnt on the way (games played, then replayed)
+        if done > self.bar.pos:
+            self.bar.update(done - self.bar.pos)
+
+    def say(self, line: str) -> None:
+        if self.bar is not None:
+            sys.stderr.write("\r\033[K")  # the bar is drawn again at its next step
+            sys.stderr.flush()
+        click.echo(line)
 
     def done(self) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.done()
 
 
 def _check_port(host: str, port: int) -> None:
@@ -971,20 +1060,38 @@ def _saved_settings() -> Any:
 @click.option("--no-broadcast", is_flag=True, help="Stop publishing to a broadcast.")
 @click.option("--camera", help="Check the camera and place the board: pi, usb:0, or "
               "folder:PATH of stills (one frame; its overlay and fit in millimetres are saved "
-              "as companion calibrate saves them).")
+              "as companion calibrate saves them). With --page: the camera the page shows "
+              "first (default usb:0).")
 @click.option("--game", default=DEFAULT_GAME, show_default=True,
               help="Whose board the camera check places (a name or an alias).")
 @click.option("--yes", is_flag=True, help="Ask nothing: keep what is not given.")
+@click.option("--page", is_flag=True, help="Then serve the set-up page on --port for the "
+              "referee (its link is printed): the camera's live preview with the calibration "
+              "drawn on it, Save calibration, the phones' address, the referee's link, the "
+              "mat. Stops with Ctrl-C.")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="With --page: the address to serve on (0.0.0.0: the local network).")
 def setup_command(public_url: str | None, port: int, broadcast: str | None,
-                  no_broadcast: bool, camera: str | None, game: str, yes: bool) -> None:
+                  no_broadcast: bool, camera: str | None, game: str, yes: bool,
+                  page: bool, host: str) -> None:
     """First-run set-up of this table: the address the phones use, the referee's link, and
     the tournament broadcast. Saved in the user's data folder (settings.yaml) for every
     `companion serve` after; serve's own options still win.
 
-    Asks for what is not given (Enter keeps the value shown); --yes asks nothing.
+    Asks for what is not given (Enter keeps the value shown); --yes asks nothing. With
+    --page, the camera is checked on the set-up page, live, rather than once here.
     """
     from companion.settings import Settings, SettingsError, save_settings
 
+    if page:  # before anything is saved that the page could not show
+        from companion.vision.preview import preview_source
+
+        _need(_game(game), "calibration")
+        _check_port(host, port)
+        try:
+            preview_source(camera or "usb:0")
+        except ValueError as exc:
+            _fail(str(exc), 2)
     saved = _saved_settings()
     ask = not yes and sys.stdin.isatty()
     found = f"http://{lan_address()}:{port}"
@@ -1011,7 +1118,7 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
     except (OSError, SettingsError) as exc:
         _fail(f"setup: cannot save the settings: {exc}")
     click.echo(f"saved {written}")
-    if camera is not None:
+    if camera is not None and not page:
         _camera_check(_game(game), camera)
     click.echo(f"phones reach the table at {chosen.public_url}/play")
     if chosen.broadcast is not None:
@@ -1020,15 +1127,36 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
         click.echo(f"every game is published to {parse_url(chosen.broadcast).redacted()}")
     link = f"{chosen.public_url}/referee#token={referee_token_kept()}"
     click.echo(f"the referee's screen: {link}")
+    if page:
+        link = f"{chosen.public_url}/setup#token={referee_token_kept()}"
+        click.echo(f"the set-up page (Ctrl-C ends it): {link}")
     if ask:
         import segno
 
         segno.make(link, error="m").terminal(compact=True)
+    if page:
+        _camera_check(_game(game), camera or "usb:0", page=(host, port, chosen.public_url))
 
 
-def _camera_check(spec: GameSpec, camera: str) -> None:
+def _camera_check(spec: GameSpec, camera: str,
+                  page: tuple[str, int, str | None] | None = None) -> None:
     """The set-up's camera check: one frame from the camera, the board placed from its
-    corner markers, the overlay and the fit in millimetres saved in the user's calibration."""
+    corner markers, the overlay and the fit in millimetres saved in the user's calibration.
+    With `page` (host, port, public URL): live instead, on the set-up page served there
+    until interrupted (companion.web.setup_page); a camera it cannot show exits 2."""
+    if page is not None:
+        from companion.web.setup_page import SetupOptions, serve_setup_page
+
+        host, port, address = page
+        named = urllib.parse.urlsplit(address or "").hostname
+        try:
+            serve_setup_page(SetupOptions(
+                referee_token_kept(), spec.name, camera,
+                address or f"http://{lan_address()}:{port}", host, port,
+                host_names=(named,) if named else ()))
+        except ValueError as exc:
+            _fail(f"setup: {exc}", 2)
+        return
     from companion.userdata import calibration_folder
     from companion.vision.geometry import Geometry
     from companion.vision.overlay import calibrate_frame
@@ -1323,16 +1451,14 @@ def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
 
 
 def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
-    import cv2
-
     from companion.userdata import calibration_folder
     from companion.vision.intrinsics import IntrinsicsError, calibrate_intrinsics
     from companion.vision.overlay import save_intrinsics
 
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    images = [image for p in files if (image := cv2.imread(str(p))) is not None]
     try:
-        lens = calibrate_intrinsics(images)
+        with _Progress("photographs of the ChArUco board read") as bar:
+            lens = calibrate_intrinsics(_photographs(files, bar))
     except IntrinsicsError as exc:
         click.echo(f"error: {folder}: {exc}", err=True)
         raise SystemExit(1) from None
@@ -1341,6 +1467,18 @@ def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
     click.echo(f"{lens.views} of {len(files)} photographs used; focal length {fx:.0f} x "
                f"{fy:.0f} px, distortion {', '.join(f'{d:.3f}' for d in lens.distortion)}, "
                f"reprojection error {lens.rms_px:.2f} px; saved in {path}")
+
+
+def _photographs(files: list[Path], bar: _Progress) -> Iterator[Any]:
+    """Each photograph that opens, read as the calibration asks for it (one in memory at a
+    time, not all twenty 12 MP frames), the bar moving as each is looked at."""
+    import cv2
+
+    for path in files:
+        image = cv2.imread(str(path))
+        if image is not None:
+            yield image
+        bar.tick(len(files))
 
 
 @main.command("print-tags")
@@ -1499,8 +1637,10 @@ def broadcast_command(url: str, db: Path | None, host: str, port: int, names: Pa
     if export_to is not None:
         export_to.mkdir(parents=True, exist_ok=True)
         files = export_all(BroadcastStore(db))
-        for name, text in files.items():
-            (export_to / name).write_text(text, encoding="utf-8")
+        with _Progress("games written") as bar:
+            for name, text in files.items():
+                (export_to / name).write_text(text, encoding="utf-8")
+                bar.tick(len(files))
         click.echo(f"{len(files)} games written to {export_to}")
         return
     shown = "localhost" if host in ("0.0.0.0", "::") else host
@@ -1525,7 +1665,10 @@ def bench_broadcast_command(tables: int, actions: int, pace: float, game: str,
     action recorded at a table to the dashboard's store, and lost or duplicated actions."""
     from companion.broadcast.bench import bench_broadcast
 
-    f = bench_broadcast(tables=tables, actions=actions, pace=pace, game=_game(game).name)
+    spec = _game(game)
+    with _Progress(f"{spec.title}: actions recorded at {tables} tables") as bar:
+        f = bench_broadcast(tables=tables, actions=actions, pace=pace, game=spec.name,
+                            tick=bar.callback)
     _report(f, as_json, [
         f"{f['tables']} tables, {f['actions']} actions: {f['actions_per_s']} actions/s; "
         f"recorded to the dashboard's store: median {f['delivery_ms_p50']} ms, 95th "

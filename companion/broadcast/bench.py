@@ -7,6 +7,10 @@ table). Figures: actions per second through the whole chain, the delay from an a
 at its table to its message in the dashboard's store (median, 95th percentile), and how many of
 the tables' actions the dashboard's record lacks (`lost`), holds twice (`duplicated`) or holds
 differently from the table's own public record (`differing`).
+
+An optional `tick(done, total)` follows the actions recorded at the tables (read from their
+time files, never from the dashboard's store, which the figures measure), then the wait for
+the dashboard to hold them all.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +101,28 @@ def _spawn(broker: Broker, folder: Path, tables: list[str], actions: int, pace: 
     return children
 
 
+def _wait_tables(children: list[subprocess.Popen[bytes]], folder: Path, tables: list[str],
+                 timeout: float, tick: Callable[[int], None] | None) -> None:
+    """Until every table's process ends (TimeoutExpired after `timeout` s); with `tick`, the
+    actions the tables have recorded so far, twice a second."""
+    deadline = time.monotonic() + timeout
+    for child in children:
+        while child.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(child.args, timeout)
+            if tick is not None:
+                tick(sum(_lines(folder / f"{table}.times") for table in tables))
+            time.sleep(0.5 if tick is not None else 0.05)
+
+
+def _lines(path: Path) -> int:
+    try:
+        with path.open("rb") as file:
+            return sum(1 for _ in file)
+    except FileNotFoundError:
+        return 0
+
+
 def _wait_converged(store: BroadcastStore, folder: Path, tables: list[str], channel: str,
                     timeout: float) -> None:
     deadline = time.monotonic() + timeout
@@ -106,7 +133,11 @@ def _wait_converged(store: BroadcastStore, folder: Path, tables: list[str], chan
 
 
 def bench_broadcast(tables: int = 50, actions: int = 20, pace: float = 1.0,
-                    game: str = "sekigahara") -> dict[str, Any]:
+                    game: str = "sekigahara",
+                    tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The figures for `tables` tables recording `actions` actions each, `pace` s apart."""
+    total = tables * actions + 1
+    recorded_now = None if tick is None else (lambda done: tick(min(done, total - 1), total))
     names = [f"t{n:02d}" for n in range(1, tables + 1)]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -118,10 +149,12 @@ def bench_broadcast(tables: int = 50, actions: int = 20, pace: float = 1.0,
         try:
             subscriber.wait_connected(10)
             children = _spawn(broker, folder / "tables", names, actions, pace, game)
-            for child in children:
-                child.wait(timeout=actions * pace * 3 + 300)
+            _wait_tables(children, folder / "tables", names, actions * pace * 3 + 300,
+                         recorded_now)
             channel = parse_url(f"mqtt://t@127.0.0.1:{broker.port}/{EVENT}").channel
             _wait_converged(store, folder / "tables", names, channel, 30)
+            if tick is not None:
+                tick(total, total)
             figures = compare(store, folder / "tables", names, channel)
             recorded: dict[tuple[str, int, int], float] = {}
             for table in names:

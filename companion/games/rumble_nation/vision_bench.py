@@ -6,6 +6,8 @@ The corpus (`synth.frames`): random tables of two to four players, half of them 
 daimyo of the advanced rules on the map, half at war with reinforcements beside the soldiers;
 random camera poses and looks (blur, noise, uneven light, glare). The lamp corpora are the
 first quarter of the same tables, cameras and looks, lit by `WARM_LIGHT` and `DIM_LIGHT`.
+`run`'s `tick(done, total)` draws the CLI's progress bar: frames read over the three corpora,
+called after each frame's reading is timed and scored.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,34 +168,50 @@ def _share(part: int, whole: int) -> float:
 
 
 def _score(reader: CountingReader, synth: RumbleSynth, count: int, size: tuple[int, int],
-           seed: int, light: Light = WHITE_LIGHT) -> dict[str, Any]:
+           seed: int, light: Light = WHITE_LIGHT,
+           frame_read: Callable[[], None] = lambda: None) -> dict[str, Any]:
     score = _Score()
     for frame in corpus(synth, count, size, seed, light, daimyo=DAIMYO, reinforcements=WAR):
         score.add(reader, frame)
+        frame_read()
     return score.figures()
 
 
 def bench_rumble_vision(frames_: int = 500, seed: int = 0, size: tuple[int, int] = FRAME_SIZE,
-                        light_frames: int | None = None) -> dict[str, Any]:
+                        light_frames: int | None = None,
+                        tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Figures for `frames_` seeded frames of `size` (accuracies, frames per second of the
     reading alone, rendering excluded, the commonest errors), then for the first
     `light_frames` of them (a quarter by default) under a warm lamp and in a dim room: the
     top-level `count_accuracy_colour_cast` and `count_accuracy_dim`, details in `colour_cast`
-    and `dim`."""
+    and `dim`. `tick(done, total)` after each frame of the three corpora."""
     kit = load_kit("rumble_nation")
     board = CountingBoard.load(kit)
     reader = CountingReader(board)
     synth = RumbleSynth(board, kit)
-    figures = _score(reader, synth, frames_, size, seed)
     lit = max(1, frames_ // 4) if light_frames is None else light_frames
-    cast = _score(reader, synth, lit, size, seed, WARM_LIGHT)
-    dim = _score(reader, synth, lit, size, seed, DIM_LIGHT)
+    frame_read = _counter(frames_ + 2 * lit, tick)
+    figures = _score(reader, synth, frames_, size, seed, frame_read=frame_read)
+    cast = _score(reader, synth, lit, size, seed, WARM_LIGHT, frame_read)
+    dim = _score(reader, synth, lit, size, seed, DIM_LIGHT, frame_read)
     return {**figures, "seed": seed, "frame_size": f"{size[0]}x{size[1]}",
             "count_accuracy_colour_cast": cast["count_accuracy"],
             "count_accuracy_dim": dim["count_accuracy"],
             "dice_accuracy_colour_cast": cast["dice_accuracy"],
             "dice_accuracy_dim": dim["dice_accuracy"],
             "colour_cast": _brief(cast, WARM_LIGHT), "dim": _brief(dim, DIM_LIGHT)}
+
+
+def _counter(total: int, tick: Callable[[int, int], None] | None) -> Callable[[], None]:
+    """One more frame read, told to `tick` as (done, total)."""
+    done = 0
+
+    def frame_read() -> None:
+        nonlocal done
+        done += 1
+        if tick is not None:
+            tick(done, total)
+    return frame_read
 
 
 def _brief(figures: dict[str, Any], light: Light) -> dict[str, Any]:
@@ -203,9 +221,10 @@ def _brief(figures: dict[str, Any], light: Light) -> dict[str, Any]:
     return {"light_gain_bgr": list(light.gain), **{k: figures[k] for k in keep}}
 
 
-def run(frames: int = 500, seed: int = 0) -> dict[str, Any]:
-    """`BENCH.run`: the benchmark at the CLI's settings."""
-    return bench_rumble_vision(frames, seed)
+def run(frames: int = 500, seed: int = 0,
+        tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """`BENCH.run`: the benchmark at the CLI's settings (`tick`: its progress bar)."""
+    return bench_rumble_vision(frames, seed, tick=tick)
 
 
 def lines(f: dict[str, Any]) -> list[str]:

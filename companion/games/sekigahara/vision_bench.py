@@ -1,13 +1,15 @@
 """`companion bench vision --game sekigahara`: speed and accuracy of the tag pipeline on
 seeded synthetic corpora (12 MP stills against plain ArUco, 1080p frames, hand-occlusion
 sequences). `BENCH` is the game's `vision_bench` capability: the CLI offers its settings as
-options and prints its lines, or the figures with --json."""
+options and prints its lines, or the figures with --json; its `tick(done, total)` draws the
+CLI's progress bar (frames read, then sequences), called outside the timed reading."""
 
 from __future__ import annotations
 
 import math
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.games import Benchmark
@@ -34,10 +36,21 @@ def _ms(values: list[float]) -> tuple[float, float]:
     return round(statistics.median(ordered), 1), round(p95, 1)
 
 
-def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0) -> dict[str, Any]:
+def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0,
+                 tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Figures for `frames` 12 MP stills, 20 1080p frames and `sequences` hand-occlusion
-    sequences, all drawn from `seed`."""
+    sequences, all drawn from `seed`; `tick(done, total)` after each still, frame and
+    sequence."""
     count = sequences
+    total = frames + FULL_HD_FRAMES + count
+    done = 0
+
+    def progress() -> None:
+        nonlocal done
+        done += 1
+        if tick is not None:
+            tick(done, total)
+
     kit = load_kit("sekigahara")
     geometry = Geometry.load(kit)
     synth = Synth(geometry, kit)
@@ -54,6 +67,7 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0) -> dict[st
         plain_reads = detector.detect_plain(frame.image)
         plain.append(time.perf_counter() - start)
         _score(geometry, frame, reading.zones, plain_reads, tally)
+        progress()
     fps_times = []
     full_hd = {"visible": 0, "right": 0}
     reader = TableReader(geometry, detector)
@@ -65,6 +79,7 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0) -> dict[st
             if fact.visible:
                 full_hd["visible"] += 1
                 full_hd["right"] += reading.zones.get(fact.tag) == fact.zone
+        progress()
     spurious = 0
     for sequence in sequences_of(synth, count, seed):
         tracker = StableTracker()
@@ -72,6 +87,7 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0) -> dict[st
         diffs = [tracker.feed(sequence_reader.read(f.image)) for f in sequence.frames]
         found = [d for d in diffs if d is not None]
         spurious += len(found[1:])  # the first is the table as first seen
+        progress()
     p50, p95 = _ms(pipeline)
     plain50, _ = _ms(plain)
     return {
