@@ -6,8 +6,9 @@ own table parts (its `table` capability), so that neither the web nor the table 
 imports the other, and neither names a game.
 
 Where frames come from is named by a short text (`--camera`): `usb:0` (or a device path) for
-a USB camera, `pi` for the Raspberry Pi camera, `folder:PATH` or `video:PATH` for recorded
-frames. A camera that fails is retried with backoff by its source; the loop reports the
+a USB camera, `pi` for the Raspberry Pi camera, `folder:PATH` for stills in a folder
+(recorded, or added as they are taken: the folder is followed) or `video:PATH` for a
+recorded video. A camera that fails is retried with backoff by its source; the loop reports the
 source's status and never stops the server. Card readers run in their own threads (pyserial)
 and buttons come from gpiozero; both feed one queue, read between frames, so the session sees
 every input in order and never two at once.
@@ -96,6 +97,7 @@ class LiveTable:
         parts = build(rules, TableSetup(registry=self.options.registry))
         hardware = TableHardware(Pins.load(), self.events.put) if self.options.gpio else None
         self.session = TableSession(self.hub, parts, hardware)
+        self.session.resume()  # a table out of order before a restart still is
         self.source = self.source or frame_source(self.options.camera)
         if self.options.reader:
             self._start_reader(self.options.reader)

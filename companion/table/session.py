@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.engine import REFEREE, Action, Alert, IllegalAction, Proposal, Question, Ruling
+from companion.engine.core import Sentence
 from companion.inputs.events import ButtonPressed, CardScanned, InputEvent, ReadProblem
 from companion.inputs.gpio import TableHardware
 from companion.record.session import Session
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_WIDTH = 1024
 """Stable frames kept with the actions they caused are reduced to this width (JPEG)."""
+DESYNC = "desync"
+"""The store's table-state key for the table's desync (its alert), kept across a restart."""
 
 
 class TableHost(Protocol):
@@ -44,6 +47,7 @@ class TableHost(Protocol):
     session: Session
     paused: bool
     question: tuple[str, tuple[Action, ...]] | None
+    alert: Alert | None
     highlighted: int
 
     @property
@@ -89,6 +93,8 @@ class TableSession:
     _held: list[InputEvent] = field(default_factory=list)
     _unseen: bool = False
     """A stable snapshot came while the game was paused: compare it with the record."""
+    _kept: Alert | None = None
+    """The desync as last written to the store (written again only when it changes)."""
 
     @property
     def referee(self) -> Any:
@@ -103,6 +109,28 @@ class TableSession:
     def state(self) -> Any:
         """The game's state as the record has it now."""
         return self.hub.session.game.state
+
+    def resume(self) -> None:
+        """After a restart: a table that was out of order is still out of order, with the
+        same alert on the screens, until the camera sees the pieces put back. The desync is
+        kept in the store beside the pause and the waiting question (a person's doing: the
+        pieces put where they may not go)."""
+        with self.hub.lock:
+            kept = self.hub.session.store.table_state(self.hub.session.game_id).get(DESYNC)
+            alert = _alert_from_json(kept) if isinstance(kept, dict) else None
+            if alert is None:
+                return
+            self.referee.desync = self._kept = alert
+            self.hub.raise_alert(alert)
+
+    def _keep_desync(self) -> None:
+        """Write the desync to the store when it has changed since it was last written."""
+        desync = self.referee.desync
+        if desync is self._kept:
+            return
+        self._kept = desync
+        self.hub.session.store.put_table_state(
+            self.hub.session.game_id, DESYNC, None if desync is None else _alert_json(desync))
 
     def on_frame(self, image: np.ndarray) -> Any:
         """One camera frame: a stable diff is judged and acted on; returns it.
@@ -208,19 +236,27 @@ class TableSession:
             self._held = []
 
     def _check_table(self, first: bool) -> None:
+        """Compare the stable table with the record: in order (again), or the alert. A
+        desync kept from before a restart is cleared by the first table in order; a table
+        still out of order keeps its alert on the screens (an action accepted on the tablet
+        meanwhile clears the screens' alert, not the table's disorder)."""
+        was_out = self.referee.desync is not None
         if self.referee.table_matches(self.state, self.tracker.stable):
-            if not first:
+            if not first or was_out:
                 log.info("the table matches the record again")
                 self.hub.clear_alert()
                 self._show("accepted")
                 self._release()
+            self._keep_desync()
             return
-        if first:
+        if first and not was_out:
             self._alert(Alert(self.hub.session.game.rules.game_type.setup_rule or "set-up",
                               "the pieces on the table do not stand where the record has "
                               "them: place them as the record shows"))
-        else:
-            self._show("illegal")
+            return
+        if was_out and self.hub.alert is None:  # an action on the tablet took it off
+            self.hub.raise_alert(self.referee.desync)
+        self._show("illegal")
 
     def _rule(self, rulings: list[Ruling], source: str) -> None:
         """`source`: the sensor that showed it, as the record names it (camera, ...)."""
@@ -252,6 +288,7 @@ class TableSession:
         self.counts.alerts += 1
         if table:
             self.referee.desync = alert
+            self._keep_desync()
         self.hub.raise_alert(alert)  # no role: Alert.for_role shows it to the referee only
         self._show("illegal")
 
@@ -269,3 +306,44 @@ class TableSession:
                            interpolation=cv2.INTER_AREA)
         ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
+
+
+def _alert_json(alert: Alert) -> dict[str, Any]:
+    """An alert as the store keeps it: its sentences with their templates, so that each
+    screen still says them in its own language after a restart."""
+    return {"rule": alert.rule, "message": _text_json(alert.message),
+            "legal": [_text_json(text) for text in alert.legal], "role": alert.role,
+            "fix": _text_json(alert.fix), "public_fix": _text_json(alert.public_fix)}
+
+
+def _alert_from_json(data: dict[str, Any]) -> Alert | None:
+    """The alert `_alert_json` kept; None for anything else (a store written by another
+    version: the camera's next look at the table says whether it is in order)."""
+    try:
+        role = data.get("role")
+        return Alert(str(data["rule"]), _said(data["message"]),
+                     tuple(_said(text) for text in data.get("legal", [])),
+                     role if isinstance(role, str) else None,
+                     _said(data.get("fix", "")), _said(data.get("public_fix", "")))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _text_json(text: Any) -> Any:
+    if isinstance(text, Sentence):
+        return {"sentence": text.template,
+                "values": {name: _text_json(value) for name, value in text.values.items()}}
+    return text if isinstance(text, (str, int, float, bool)) or text is None else str(text)
+
+
+def _said(data: Any) -> str:
+    """A kept text: a sentence again, or the plain text it was."""
+    made = _text_from_json(data)
+    return made if isinstance(made, str) else str(made)
+
+
+def _text_from_json(data: Any) -> Any:
+    if isinstance(data, dict):
+        values = {str(name): _text_from_json(v) for name, v in data["values"].items()}
+        return Sentence(str(data["sentence"]), **values)
+    return data

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,8 @@ import numpy as np
 __all__ = ["CameraSource", "FrameSource", "ImageFolder", "PiCameraSource", "VideoFile"]
 
 log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
 class FrameSource:
@@ -31,16 +33,27 @@ class FrameSource:
 
 @dataclass
 class ImageFolder(FrameSource):
-    """Still images (JPEG, PNG) in name order, e.g. a recorded session."""
+    """Still images (JPEG, PNG) in name order: a recorded session, or a folder a capture
+    program keeps adding numbered stills to (a timelapse). Once the images listed are read,
+    the folder is listed again for images named after the last one read, so a growing folder
+    is followed. A new image must appear whole (written elsewhere, then renamed into the
+    folder, as capture tools do), or it is read half written and skipped as unreadable."""
 
     folder: Path
-    _files: Iterator[Path] | None = None
+    _waiting: list[Path] = field(default_factory=list)
+    """Images listed and not yet read, in name order."""
+    _last: str = ""
+    """The name of the last image read: only names after it are new."""
 
     def next_frame(self) -> np.ndarray | None:
-        if self._files is None:
-            self._files = iter(sorted(p for p in self.folder.iterdir()
-                                      if p.suffix.lower() in (".jpg", ".jpeg", ".png")))
-        for path in self._files:
+        if not self._waiting:
+            listed = self._new_images()
+            if listed is None:
+                return None
+            self._waiting = listed
+        while self._waiting:
+            path = self._waiting.pop(0)
+            self._last = path.name
             frame = cv2.imread(str(path))
             if frame is None:
                 self.status = f"unreadable image {path.name}: skipped"
@@ -50,6 +63,17 @@ class ImageFolder(FrameSource):
             return frame
         self.status = "no more images"
         return None
+
+    def _new_images(self) -> list[Path] | None:
+        """The images named after the last one read, in name order; None (and the status
+        says why) when the folder cannot be listed."""
+        try:
+            found = [p for p in self.folder.iterdir()
+                     if p.suffix.lower() in IMAGE_SUFFIXES and p.name > self._last]
+        except OSError as exc:
+            self.status = f"cannot list {self.folder}: {exc.strerror or exc}"
+            return None
+        return sorted(found, key=lambda p: p.name)
 
 
 @dataclass
