@@ -1,0 +1,160 @@
+"""Actions said in a player's words, in English or Italian (`locales/it/words.po`, in the
+rulebook's terms: provincia, armate, forziere, torre, rivolta, contadini...): the tablet's
+buttons, the game log, the replay, the `legal` list of a refusal.
+
+Hidden information: a plan and a bid are said in full only to their player and the referee;
+everyone else hears that a plan was made (3.3). Everything else happens in the open.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from companion.engine.core import CHANCE, REFEREE, Action
+from companion.games.shogun.kit import ShogunKit
+from companion.games.shogun.rules.context import chest_value
+from companion.games.shogun.rules.state import FARMERS, ShogunState
+from companion.i18n import Translate, language, translator
+
+__all__ = ["PACKAGE", "card_name", "player_name", "rule_summary", "say", "translate"]
+
+PACKAGE = "companion.games.shogun"
+
+ACTION_NAMES = {
+    "castle": "Build a castle", "temple": "Build a temple", "theatre": "Build a Nô theatre",
+    "rice": "Confiscate rice", "taxes": "Collect taxes", "deploy_5": "Deploy 5 armies",
+    "deploy_3": "Deploy 3 armies", "deploy_1": "Deploy / move 1 army",
+    "battle_a": "Battle / move A", "battle_b": "Battle / move B"}
+SPECIAL_NAMES = {"chest": "+1 war chest", "rice": "+1 rice", "six_armies": "6 armies",
+                 "attack": "+1 army attacking", "defence": "+1 army defending"}
+COLOURS = {"red": "Red", "blue": "Blue", "yellow": "Yellow", "purple": "Purple",
+           "black": "Black", FARMERS: "farmers"}
+
+
+def translate(lang: str) -> Translate:
+    return translator(language(lang), PACKAGE)
+
+
+def player_name(t: Translate, colour: Any) -> str:
+    return t(COLOURS[colour]) if colour in COLOURS else str(colour)
+
+
+def card_name(kit: ShogunKit, state: ShogunState, t: Translate, card: Any) -> str:
+    """A province by its name, a war-chest card by its chests, an action, special or event
+    card by its title."""
+    text = str(card)
+    if chest_value(text) is not None:
+        return t("{chests} chests card").format(chests=chest_value(text))
+    if text in ACTION_NAMES:
+        return t(ACTION_NAMES[text])
+    if text in SPECIAL_NAMES:
+        return t(SPECIAL_NAMES[text])
+    if text in kit.event:
+        return kit.event[text].name
+    province = kit.provinces(state.side).get(text)
+    return province.name if province else text
+
+
+def _list(kit: ShogunKit, state: ShogunState, t: Translate, cards: Any) -> str:
+    if not isinstance(cards, tuple | list):
+        return card_name(kit, state, t, cards)
+    return ", ".join(card_name(kit, state, t, c) for c in cards)
+
+
+def _cubes(t: Translate, tray: Any) -> str:
+    if not isinstance(tray, Mapping) or not tray:
+        return t("empty")
+    return ", ".join(f"{n} {player_name(t, c)}" for c, n in sorted(tray.items()))
+
+
+def say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
+        lang: str = "en") -> str:
+    t = translate(lang)
+    try:
+        return _say(kit, state, action, viewer, t)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return f"{player_name(t, action.role)}: {action.verb}"
+
+
+def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
+         t: Translate) -> str:
+    a = action.args
+    who = player_name(t, action.role) if action.role != CHANCE else ""
+    name = functools.partial(card_name, kit, state, t)
+    listed = functools.partial(_list, kit, state, t)
+    v = action.verb
+    if v == "deal":
+        return t("Province cards turned face up: {cards}").format(cards=listed(a["cards"]))
+    if v == "reveal":
+        return t("{card} turned face up").format(card=name(a["card"]))
+    if v == "drawn":
+        return t("{player} draws {card}").format(
+            player=player_name(t, state.players[state.claimer]), card=name(a["card"]))
+    if v == "claim":
+        return t("{player} claims {province} with {armies} armies").format(
+            player=who, province=name(a["card"]), armies=a["group"])
+    if v == "draw":
+        return t("{player} draws from the province deck").format(player=who)
+    if v == "place":
+        return t("{player} places {armies} armies in {province}").format(
+            player=who, armies=a["group"], province=name(state.drawn))
+    if v == "tray":
+        return t("Tower tray: {cubes}").format(cubes=_cubes(t, a["tray"]))
+    if v == "events":
+        return t("Event cards turned face up: {cards}").format(cards=listed(a["cards"]))
+    if v == "lay_out":
+        return t("Action cards: {actions}; special cards: {specials}").format(
+            actions=listed(a["actions"]), specials=listed(a["specials"]))
+    if v == "plan":
+        if viewer not in (action.role, REFEREE):
+            return t("{player} makes a secret plan and bid").format(player=who)
+        spaces = "; ".join(f"{name(s)}: {name(c)}" for s, c in sorted(a["spaces"].items()))
+        bid = name(a["bid"]) if a.get("bid") else t("no bid")
+        return t("{player} plans {plan}; bid: {bid}").format(player=who, plan=spaces, bid=bid)
+    if v == "event":
+        return t("This round's event: {card}").format(card=name(a["card"]))
+    if v == "daimyo":
+        order = ", ".join(player_name(t, p) for p in a["order"])
+        return t("Daimyo cards turned: {order}").format(order=order)
+    if v == "take":
+        return t("{player} takes the special card {card}").format(player=who,
+                                                                  card=name(a["card"]))
+    if v == "turn_card":
+        return t("Action card turned: {card}").format(card=name(a["card"]))
+    if v in ("move", "attack"):
+        origin = state.pending["province"] if state.pending else ""
+        template = "{player} moves {armies} armies from {origin} to {to}"
+        if v == "attack" and state.owner.get(a["to"]) != action.role:
+            template = "{player} attacks {to} from {origin} with {armies} armies"
+        return t(template).format(player=who, armies=a["armies"], origin=name(origin),
+                                  to=name(a["to"]))
+    if v == "stay":
+        return t("{player} moves no armies").format(player=who)
+    if v == "revolts":
+        return t("Revolts for {player}: {provinces}").format(
+            player=player_name(t, a["player"]), provinces=listed(a["provinces"]))
+    if v == "revolt":
+        return t("{player} faces the revolt in {province} first").format(
+            player=who, province=name(a["province"]))
+    return f"{who}: {v}"
+
+
+@functools.cache
+def summaries() -> Mapping[str, str]:
+    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml").read_text(
+        encoding="utf-8")
+    return {str(k): str(v) for k, v in (yaml.safe_load(text) or {}).items()}
+
+
+def rule_summary(rule: str, lang: str = "en") -> str:
+    """`data/rule_summaries.yaml`, a sub-rule falling back to its section's line."""
+    found = summaries()
+    key = rule
+    while key and key not in found:
+        key = key.rpartition(".")[0]
+    return translate(lang)(found[key]) if key else ""
