@@ -1,0 +1,139 @@
+"""Actions said in a player's words, in English or Italian (`locales/it/words.po`, in the
+rulebook's own terms): the tablet's buttons, the game log, the replay, a refusal's `legal`
+list. Knights by their names as the rulebook writes them, hexes by their numbers. Nothing is
+hidden in this game but the dice not yet rolled, so every viewer is told the same."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from companion.engine.core import CHANCE, REFEREE, Action
+from companion.games.barletta.kit import BarlettaKit
+from companion.games.barletta.rules.state import CAMP, BState
+from companion.i18n import Translate, language, translator
+
+__all__ = ["PACKAGE", "rule_summary", "say", "side_name", "summaries", "translate"]
+
+PACKAGE = "companion.games.barletta"
+
+
+def translate(lang: str) -> Translate:
+    return translator(language(lang), PACKAGE)
+
+
+def side_name(t: Translate, side: str) -> str:
+    names = {"italians": t("the Italians"), "french": t("the French")}
+    return names.get(side, side)
+
+
+def _knight(kit: BarlettaKit, knight: Any) -> str:
+    found = kit.by_id.get(str(knight))
+    if found is None:
+        raise KeyError(knight)
+    return found.name
+
+
+def _place(t: Translate, spot: Any) -> str:
+    return t("the camp") if spot == CAMP else str(spot)
+
+
+def _dice(values: Any) -> str:
+    return "+".join(str(int(v)) for v in values)
+
+
+def _chance(kit: BarlettaKit, state: BState, action: Action, t: Translate) -> str:
+    args = action.args
+    if action.verb == "initiative":
+        return t("Initiative: the Italians roll {italians}, the French {french}").format(
+            italians=_dice(args["italians"]), french=_dice(args["french"]))
+    if action.verb == "melee":
+        if "defender" in args:
+            return t("Melee: the attacker rolls {attacker}, the defender {defender}").format(
+                attacker=_dice(args["attacker"]), defender=_dice(args["defender"]))
+        return t("Charge: the attacker rolls {attacker}").format(
+            attacker=_dice(args["attacker"]))
+    what = {"unhorse": t("{knight} tests for unhorsing: {die}"),
+            "surrender": t("{knight} tests for surrender: {die}"),
+            "remount_roll": t("{knight} tries to remount: {die}")}[action.verb]
+    return what.format(knight=_knight(kit, args["knight"]), die=int(args["die"]))
+
+
+def _move(kit: BarlettaKit, state: BState, action: Action, t: Translate) -> str:
+    args = action.args
+    knight = _knight(kit, args["knight"])
+    here = state.knights[str(args["knight"])].where
+    to = args["to"]
+    if to == here:
+        said = t("{knight} stays at {hex}").format(knight=knight, hex=_place(t, to))
+    else:
+        said = t("{knight} moves to {hex}").format(knight=knight, hex=_place(t, to))
+    if "attack" in args:
+        said = t("{move} and attacks {target}").format(move=said,
+                                                      target=_knight(kit, args["attack"]))
+    return said
+
+
+def _detail(kit: BarlettaKit, state: BState, action: Action, t: Translate) -> str:
+    args, verb = action.args, action.verb
+    if action.role == CHANCE:
+        return _chance(kit, state, action, t)
+    if verb == "deploy":
+        return t("{knight} deploys at {hex}").format(knight=_knight(kit, args["knight"]),
+                                                     hex=str(args["hex"]))
+    if verb == "charge":
+        return t("{knight} charges").format(knight=_knight(kit, args["knight"]))
+    if verb == "move":
+        return _move(kit, state, action, t)
+    simple = {"reorganize": t("{knight}: Reorganization"),
+              "command": t("Order points from {knight}"),
+              "recover": t("{knight} recovers hits"), "remount": t("{knight} remounts")}
+    if verb in simple:
+        return simple[verb].format(knight=_knight(kit, args["knight"]))
+    return _plain(action, t)
+
+
+def _plain(action: Action, t: Translate) -> str:
+    plain = {"go_first": t("Play first"), "go_second": t("Play second"),
+             "pass": t("Pass"), "undo": t("Take back an action"),
+             "correct": t("Referee's correction")}
+    if action.verb in plain:
+        return plain[action.verb]
+    if action.role == REFEREE:
+        return t("Referee's decision")
+    return action.verb.replace("_", " ")
+
+
+def say(kit: BarlettaKit, state: BState, action: Action, lang: str = "en") -> str:
+    """`action`, taken in `state`, in words in `lang`. Never raises: an action too malformed
+    to say in detail is said by its verb."""
+    t = translate(lang)
+    try:
+        return _detail(kit, state, action, t)
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        return _plain(action, t)
+
+
+@functools.cache
+def summaries() -> Mapping[str, str]:
+    """Rule number -> one line in English (`data/rule_summaries.yaml`)."""
+    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml") \
+        .read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
+    return {str(rule): str(line).strip() for rule, line in data.items()}
+
+
+def rule_summary(rule: str, lang: str = "en") -> str:
+    """Rule `rule` in one line, in `lang`; a rule without its own line takes its section's
+    ("H2.3" -> "H2" -> "H"); "" when there is none."""
+    known = summaries()
+    number = str(rule).strip()
+    while number:
+        if number in known:
+            return translate(lang)(known[number])
+        number = number[:-1].rstrip(".") if "." not in number else number.rpartition(".")[0]
+    return ""
