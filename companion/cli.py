@@ -356,16 +356,26 @@ def _benchmark(spec: GameSpec, capability: str) -> Any:
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Keep each game's record in this folder.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option for every game, e.g. --option side=moon (a JSON value or a "
+              "word).")
+@click.option("--players", type=click.IntRange(min=1),
+              help="How many players, for games with a player count (--option players=N).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def sim_command(game_name: str, games: int, seed: int, out: Path | None, as_json: bool) -> None:
+def sim_command(game_name: str, games: int, seed: int, out: Path | None,
+                options: tuple[str, ...], players: int | None, as_json: bool) -> None:
     """Play whole random games of GAME and verify each record; exit 1 on any failure."""
     from companion.sim import simulate
 
     spec = _game(game_name)
+    chosen = _pairs(options, _option_value)
+    if players is not None:
+        chosen["players"] = players
     try:
         with _Progress(f"{spec.title}: random games") as bar:
-            report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games))
-    except EngineError as exc:  # said once the bar is closed, on a line of its own
+            report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games),
+                              options=chosen)
+    except (EngineError, ValueError) as exc:  # a refused option names the ones there are  # said once the bar is closed, on a line of its own
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
     figures = report.to_json()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,10 +50,12 @@ class SimReport:
 
 
 def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
-             max_actions: int = 10_000, tick: Callable[[], None] = lambda: None) -> SimReport:
-    """Play `games` seeded random games of a game (name or alias) and verify each one's
-    record (`tick` after each: a progress bar). Raises UnknownGameName for a name no game
-    has."""
+             max_actions: int = 10_000, tick: Callable[[], None] = lambda: None,
+             options: Mapping[str, Any] | None = None) -> SimReport:
+    """Play `games` seeded random games of a game (name or alias) with `options` (the
+    player count, a board side...) and verify each one's record (`tick` after each: a
+    progress bar). Raises UnknownGameName for a name no game has, EngineError for options
+    the game refuses."""
     spec = game(game_name)
     report = SimReport(game=spec.name)
     kit = load_kit(spec.kit)
@@ -62,15 +64,16 @@ def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         for n in range(seed, seed + games):
-            _one(spec, kit, n, folder / f"{spec.name}-{n}.jsonl", max_actions, report)
+            _one(spec, kit, n, folder / f"{spec.name}-{n}.jsonl", max_actions, report,
+                 dict(options or {}))
             tick()
         report.seconds = time.perf_counter() - start
     return report
 
 
 def _one(spec: GameSpec, kit: Kit, seed: int, path: Path, max_actions: int,
-         report: SimReport) -> None:
-    played: Game[Any] = Game(spec.rules(kit), seed=seed)
+         report: SimReport, options: dict[str, Any]) -> None:
+    played: Game[Any] = Game(spec.rules(kit, options), seed=seed)
     report.games += 1
     try:
         random_playout(played, max_actions=max_actions)

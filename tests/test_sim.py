@@ -77,3 +77,25 @@ def test_the_shipped_sekigahara_sample_record_verifies_to_a_points_win():
     result = replay(read_record(SAMPLE))
     assert result.ok
     assert result.game.outcome is not None and result.game.outcome.rule == "2.2"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_sim_plays_shogun_with_each_player_count_and_its_records_keep_it(players, tmp_path):
+    """`sim --players N` (issue 21): every game has N players and its record, replayed with
+    the options it keeps, verifies."""
+    result = CliRunner().invoke(main, ["sim", "shogun", "--players", str(players), "--games",
+                                       "2", "--seed", "3", "--out", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["all_records_verified"] is True and figures["games"] == 2
+    for path in tmp_path.glob("*.jsonl"):
+        record = read_record(path)
+        assert record.header.options["players"] == players
+        again = replay(record)
+        assert again.ok and len(again.game.rules.roles) == players
+
+
+def test_sim_refuses_an_option_the_game_does_not_have():
+    result = CliRunner().invoke(main, ["sim", "sekigahara", "--players", "3", "--games", "1"])
+    assert result.exit_code == 1
+    assert "unknown Sekigahara option(s): players (options: knowledge, edition)" in result.output
