@@ -215,3 +215,13 @@ def test_every_shipped_vision_benchmark_takes_a_tick() -> None:
     for name in ("sekigahara", "rumble_nation"):
         assert takes_tick(game(name).benchmark("vision_bench").run), name
     assert not takes_tick(len)
+
+
+@pytest.mark.parametrize("name", ["sekigahara", "rumble_nation"])
+def test_the_referee_benchmark_ticks_each_game_read_back(name: str) -> None:
+    """`bench referee` gives its bar to each game's read-back: one tick a game, to the end."""
+    from companion.bench import bench_referee
+
+    seen = ticks_of(bench_referee, game=name, games=2, seed=5)
+    assert_it_goes_forward_to_the_end(seen)
+    assert seen[-1] == (2, 2)

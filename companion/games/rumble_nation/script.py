@@ -12,7 +12,7 @@ and those nobody sees at the table (the set-up the companion draws). The frame-b
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from companion.engine.core import (
@@ -130,11 +130,13 @@ def variant(n: int) -> dict[str, Any]:
     return {"players": 2 + n % 3, "daimyo": n % 2 == 1}
 
 
-def read_back_games(games: int, seed: int, daimyo_seen: bool | None = None) -> dict[str, Any]:
+def read_back_games(games: int, seed: int, daimyo_seen: bool | None = None,
+                    tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Random games (2-4 players, with and without daimyo) acted out at the table (counts,
     dice, scans) and read back by the referee: how many actions it recovers, asks about or
     misses, and how fast. `daimyo_seen`: whether the camera tells a daimyo from a soldier (by
-    default as the shipped calibration says)."""
+    default as the shipped calibration says). `tick(done, games)` after each game, outside the
+    timed part (a progress bar)."""
     kit = load_kit("rumble_nation")
     assert isinstance(kit, RumbleNationKit)
     if daimyo_seen is None:
@@ -150,6 +152,8 @@ def read_back_games(games: int, seed: int, daimyo_seen: bool | None = None) -> d
         start = time.perf_counter()
         total.add(read_back(script, Game(rules, seed=seed + n), referee))
         elapsed += time.perf_counter() - start
+        if tick:
+            tick(n + 1, games)
     figures = total.summary()
     figures.update(games=games, daimyo_seen=daimyo_seen,
                    ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))

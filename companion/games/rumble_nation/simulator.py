@@ -208,10 +208,11 @@ class Simulator:
                             Camera(self.camera_size, self.tilt, self.k1), on_frame,
                             daimyo_seen, self.seed)
 
-    def bench_referee(self, games: int, seed: int) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int,
+                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Random games (2-4 players, with and without daimyo) acted out at the level of counts
         and read back by the referee."""
-        return read_back_games(games, seed)
+        return read_back_games(games, seed, tick=tick)
 
 
 SIMULATOR = Simulator()

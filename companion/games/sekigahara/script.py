@@ -12,7 +12,7 @@ The frame-by-frame demo renders the same inputs through the synthetic camera.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.engine.core import (
@@ -150,9 +150,11 @@ def _random_game(rules: SekigaharaRules, seed: int) -> list[Action]:
     return [ply.action for ply in game.history]
 
 
-def read_back_games(games: int, seed: int) -> dict[str, Any]:
+def read_back_games(games: int, seed: int,
+                    tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Random games acted out at the table (zones, scans, buttons) and read back by the
-    referee: how many actions it recovers, asks about or misses, and how fast."""
+    referee: how many actions it recovers, asks about or misses, and how fast. `tick(done,
+    games)` after each game, outside the timed part (a progress bar)."""
     kit = load_kit("sekigahara")
     assert isinstance(kit, SekigaharaKit)
     registry = TableRegistry.in_kit_order(b.id for b in kit.blocks)
@@ -164,6 +166,8 @@ def read_back_games(games: int, seed: int) -> dict[str, Any]:
         start = time.perf_counter()
         total.add(read_back(script, fresh, registry))
         elapsed += time.perf_counter() - start
+        if tick:
+            tick(n + 1, games)
     figures = total.summary()
     figures.update(games=games,
                    ms_per_action=round(1000 * elapsed / max(1, figures["actions"]), 3))

@@ -146,9 +146,10 @@ class Simulator:
                                 geometry, Camera(self.camera_size,
                                                  height_mm=self.camera_height_mm), on_frame)
 
-    def bench_referee(self, games: int, seed: int) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int,
+                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Random games acted out at zone level and read back by the referee."""
-        return read_back_games(games, seed)
+        return read_back_games(games, seed, tick=tick)
 
 
 SIMULATOR = Simulator()
