@@ -261,15 +261,8 @@ def _no_wait(_seconds: float) -> None:
 
 def release(source: FrameSource | None) -> None:
     """Let a camera go (another program, or the next source, may then open it)."""
-    if isinstance(source, CameraSource) and source._capture is not None:
-        source._capture.release()
-        source._capture = None
-    elif isinstance(source, PiCameraSource) and source._camera is not None:
-        camera, source._camera = source._camera, None
-        for step in ("stop", "close"):
-            action = getattr(camera, step, None)
-            if callable(action):
-                action()
+    if source is not None:
+        source.close()
 
 
 # --- the live preview ----------------------------------------------------------------------------

@@ -30,6 +30,10 @@ class FrameSource:
         """The next frame, or None when there is none (see `status` for why)."""
         raise RuntimeError(f"{type(self).__name__} reads no frames")
 
+    def close(self) -> None:
+        """Let the camera go, so that another program or the next source can open it; the
+        next frame asked for opens it again. Nothing to do for files."""
+
 
 @dataclass
 class ImageFolder(FrameSource):
@@ -123,6 +127,11 @@ class CameraSource(FrameSource):
         self.status, self._delay = "live", 0.0
         return frame
 
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
     def _failed(self, message: str) -> None:
         self._delay = min(max(self._delay * 2, self.backoff[0]), self.backoff[1])
         self.status = f"{message}; retrying in {self._delay:.1f} s"
@@ -159,3 +168,10 @@ class PiCameraSource(FrameSource):
             return None
         self.status = "live"
         return np.asarray(frame)
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        for step in ("stop", "close"):  # picamera2: stop the stream, then free the camera
+            action = getattr(camera, step, None)
+            if callable(action):
+                action()
