@@ -133,7 +133,7 @@ def test_the_repatch_of_a_record_is_said_in_json(places: dict[str, str],
 def test_the_vision_settings_are_listed_in_json_with_their_defaults(tmp_path: Path) -> None:
     settings = one_document(companion("bench", "vision", "--game", "sekigahara",
                                       "--list-settings", "--json", cwd=tmp_path))
-    assert settings == {"frames": 40, "sequences": 4, "seed": 0}
+    assert settings == {"frames": 40, "sequences": 4, "seed": 0, "room": 8}
 
 
 @pytest.mark.parametrize(("args", "code", "said"), [

@@ -9,6 +9,11 @@ the reference. `detect` is ours, in two stages, and several times faster on a 12
 2. Decoding at full resolution: each candidate's corners are refined with `cornerSubPix` in a
    small crop of the full frame, the crop is warped to the tag's cell grid and the bits are
    matched against every code of the dictionary in every rotation at once (XOR and bit count).
+3. A second chance (issue #19; `second_chance`, on by default): when the frame is not sharp,
+   candidates are also looked for with a wider threshold window, and every candidate of a
+   tag's size that stage 2 could not read is read against a blur model (`decode.SecondChance`:
+   corners by edge fitting, the blur measured on the tag, every code's blurred image compared
+   by correlation, a large margin to the next code required). Nothing on a sharp frame.
 
 Why not ArUco on the reduced frame: in OpenCV 5 a candidate that is not a tag costs about a
 millisecond (its identification compares it with every code), and a board full of squares,
@@ -27,6 +32,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from companion.vision.decode import DecodeConfig, SecondChance
 
 __all__ = ["DetectorConfig", "TagDetector", "TagRead", "to_grey"]
 
@@ -61,6 +68,32 @@ class DetectorConfig:
     a few for glare and blur; more would let patterns that merely resemble a tag through."""
     min_margin: float = 0.05
     """Reads whose darkest white cell is not lighter than their lightest black are dropped."""
+    second_window: int = 21
+    """With `second_chance`, candidates are also looked for with this wider window (reduced
+    copy's pixels), less `second_constant`: a long streak of motion blur greys a tag's one-cell
+    border where it meets white cells, and the narrow window then sees no square."""
+    second_constant: float = 5.0
+    sharp_margin: float = 0.8
+    """The wider window is skipped when every clear read (at least `size_reads` of them) has
+    at least this decision margin: a sharp frame (measured: sharp 0.98 and over; a cell of
+    motion blur 0.5, two cells or hard defocus 0.1). One blurred tag, a block moving, is
+    enough to look again."""
+    second_max_hamming: int = 8
+    """A read of the second chance rests on the whole image, not on bits: its bits read back
+    from the deblurred cells (which blur leaves uncertain: 8 is measured on tags blurred by
+    two cells) may differ from its code in at most this many cells. Lower it with `max_hamming`
+    to drop damaged tags (a sharp tag's bits read back exactly)."""
+    size_reads: int = 5
+    """With at least this many clear reads in a frame, the second chance reads only
+    candidates from three quarters of the smallest read's size to a third over the largest's
+    (a table's tags are printed at one or two sizes, seen from above): most squares that are
+    no tag (letters, circles, boxes) are skipped before any work."""
+    second_min_cell: float = 2.1
+    """The second chance reads no candidate with fewer pixels a cell than this (a tag of
+    36h11 is 8 cells wide): below it no blur model tells the cells apart."""
+    second_chance: bool = True
+    """Candidates the hard-decision read gives up on are read again against a blur model
+    (`decode.SecondChance`): motion blur and defocus lose tags at decoding, not at search."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +102,11 @@ class TagRead:
     corners: np.ndarray
     """4x2 float array, top-left, top-right, bottom-right, bottom-left, in frame pixels."""
     hamming: int
+    """Bits that differ from the id's code (a read of the second chance: the bits read back
+    from the deblurred cells, which blur leaves uncertain; its id rests on the whole image)."""
     margin: float
+    """Darkest white cell minus lightest black cell, as a fraction of 255 (a read of the
+    second chance: the fitted white level minus black level, since a blurred cell is grey)."""
 
     @property
     def center(self) -> tuple[float, float]:
@@ -100,6 +137,8 @@ class TagDetector:
         self._detector = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._cells = self.dictionary.markerSize + 2
         self._weights, self._codes = _code_table(self.dictionary)
+        self._second = SecondChance(self.dictionary, DecodeConfig(
+            max_hamming=c.second_max_hamming)) if c.second_chance else None
 
     def detect_plain(self, frame: np.ndarray) -> list[TagRead]:
         """The reference: the detector on the full frame."""
@@ -111,14 +150,69 @@ class TagDetector:
         """Candidates on a reduced copy, each decoded at full resolution; one read per id
         (the clearest, should a tag be found twice)."""
         best: dict[int, TagRead] = {}
+        missed = []
         for quad in self.candidates(frame):
             read = self._decode(frame, quad)
-            if read is not None and (read.id not in best or best[read.id].margin < read.margin):
+            if read is None:
+                missed.append(quad)
+            elif read.id not in best or best[read.id].margin < read.margin:
+                best[read.id] = read
+        if self._second is None:
+            return list(best.values())
+        # a second chance, after every clear read (those come first): candidates of a wider
+        # window where nothing was read, then every candidate left against the blur model
+        c = self.config
+        margins = [r.margin for r in best.values()]
+        sharp = len(margins) >= c.size_reads and min(margins) >= c.sharp_margin
+        for quad in [] if sharp else self.candidates(frame, c.second_window,
+                                                      c.second_constant):
+            if _near(quad, [r.corners for r in best.values()] + missed):
+                continue
+            read = self._decode(frame, quad)
+            if read is None:
+                missed.append(quad)
+            elif read.id not in best:
+                best[read.id] = read
+        sides = [_side(r.corners) for r in best.values()]
+        low, high = (0.75 * min(sides), 1.33 * max(sides)) if len(sides) >= c.size_reads \
+            else (0.0, np.inf)
+        for quad in missed:
+            if _near(quad, [r.corners for r in best.values()]):
+                continue
+            if not max(low, c.second_min_cell * self._cells) < _side(quad) < high:
+                continue  # tags come in a few sizes on a table: letters and boxes in others
+            read = self._second_read(frame, quad)
+            if read is not None and read.id not in best:
                 best[read.id] = read
         return list(best.values())
 
-    def candidates(self, frame: np.ndarray) -> list[np.ndarray]:
-        """Convex quadrilaterals that may be tags, as 4x2 arrays in full-frame pixels."""
+    def _second_read(self, frame: np.ndarray, quad: np.ndarray) -> TagRead | None:
+        """A candidate the hard-decision read gave up on, read against a blur model."""
+        if self._second is None:
+            return None
+        height, width = frame.shape[:2]
+        side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).max())
+        pad = int(side * 0.5) + 4  # the sticker margin and the blur's reach
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - pad
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + pad
+        x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), width), \
+            min(int(y1), height)
+        crop = to_grey(frame[y0:y1, x0:x1])
+        local = (quad - np.array([x0, y0], np.float32)).astype(np.float32)
+        if _clockwise(local) < 0:
+            local = np.ascontiguousarray(local[::-1])
+        found = self._second.decode(crop, local)
+        if found is None:
+            return None
+        corners = np.roll(found.corners + np.array([x0, y0], np.float32), found.rotation, axis=0)
+        if found.contrast < self.config.min_margin:
+            return None
+        return TagRead(found.tag, corners.astype(np.float32), found.hamming, found.contrast)
+
+    def candidates(self, frame: np.ndarray, window: int | None = None,
+                   constant: float | None = None) -> list[np.ndarray]:
+        """Convex quadrilaterals that may be tags, as 4x2 arrays in full-frame pixels
+        (`window` and `constant`: the adaptive threshold's, else the configuration's)."""
         c = self.config
         grey = to_grey(frame)
         width = grey.shape[1]
@@ -127,8 +221,8 @@ class TagDetector:
                               interpolation=cv2.INTER_AREA)
         scale = width / grey.shape[1]
         binary = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                       cv2.THRESH_BINARY_INV, c.candidate_window,
-                                       c.candidate_constant)
+                                       cv2.THRESH_BINARY_INV, window or c.candidate_window,
+                                       c.candidate_constant if constant is None else constant)
         # Outer contours only: the hole inside a tag's black border is a quadrilateral too,
         # but never a tag. A tag inside a block's dark rim is its own outer contour.
         contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
@@ -245,6 +339,20 @@ class TagDetector:
         margin = float(white.min() - black.max()) / 255.0
         distance = int(self.dictionary.getDistanceToId(bits, tag, True))
         return distance, margin
+
+
+def _side(quad: np.ndarray) -> float:
+    """A quad's mean side, in pixels."""
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
+
+
+def _near(quad: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether `quad`'s centre lies within a quarter of its side of another quad's centre."""
+    if not others:
+        return False
+    side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
+    centres = np.array([o.mean(axis=0) for o in others])
+    return bool((np.linalg.norm(centres - quad.mean(axis=0), axis=1) < 0.25 * side).any())
 
 
 def _code_table(dictionary: cv2.aruco.Dictionary) -> tuple[np.ndarray, np.ndarray]:

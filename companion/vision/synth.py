@@ -5,6 +5,12 @@ corner markers; no publisher art) with tags at given board positions. `photograp
 through a camera: perspective from a pose, lens distortion, defocus and motion blur, sensor
 noise, uneven light and glare, and a hand-shaped blob covering part of the board. Every frame
 comes with its ground truth: each tag's zone and whether the hand hides it.
+
+What a real room adds (issue #19), each an option of the `Look` that is off by default (so the
+default looks draw the same frames as before): a hand of a given skin tone with its forearm and
+sleeve entering from the frame's edge, a dim room's sensor gain (shot and read noise amplified),
+warm light (an uncorrected white balance), red ink in the map's art, cards lying on the map, and
+a lamp's reflection that saturates the sensor.
 """
 
 from __future__ import annotations
@@ -73,6 +79,27 @@ class Look:
     hand: tuple[float, float, float] | None = None
     """A hand: centre (fractions of the frame) and size (fraction of the frame's height)."""
     seed: int = 0
+    glare_at: tuple[float, float] | None = None
+    """Where the soft highlight is (fractions of the frame); None: drawn from the seed, so it
+    moves from frame to frame (a lamp does not: pin it for a sequence of one table)."""
+    skin: tuple[int, int, int] | None = None
+    """The hand's skin tone (BGR); None: the default tone."""
+    sleeve: tuple[int, int, int] | None = None
+    """With a hand: its forearm reaches the frame's nearest edge, in a sleeve of this colour
+    (BGR) from a hand's length behind the wrist; None: the default blob (no forearm)."""
+    gain: float = 0.0
+    """A dim room: the sensor sees 1/gain of the light and amplifies it `gain` times, with its
+    shot and read noise (at gain 8 about 14 grey levels on white); 0: none."""
+    warm: float = 0.0
+    """Warm light seen with a daylight white balance (0-1: 1 is a 2700 K bulb, blue at 0.4 and
+    green at 0.65 of red)."""
+    art: int = 0
+    """Red ink in the map's art (province borders, seals, names), drawn from this seed; 0: none."""
+    cards: tuple[tuple[float, float, float], ...] = ()
+    """Cards lying on the map under the blocks: centre (board mm) and angle (degrees) each."""
+    spot: tuple[float, float, float] | None = None
+    """A lamp's reflection that saturates the sensor: centre (fractions of the frame) and
+    radius (fraction of the frame's height)."""
 
 
 def place_stacks(geometry: Geometry, stacks: dict[str, int], first_tag: int = 10,
@@ -103,6 +130,7 @@ class Synth:
     kit: object
     dictionary: int = cv2.aruco.DICT_APRILTAG_36h11
     _base: np.ndarray | None = field(default=None, repr=False)
+    _painted: dict[object, np.ndarray] = field(default_factory=dict, repr=False)
     _markers: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
     _last: tuple[object, np.ndarray] | None = field(default=None, repr=False)
 
@@ -166,8 +194,24 @@ class Synth:
                       (255, 255, 255), -1)
         image[y0:y0 + px, x0:x0 + px] = self._markers[key]
 
-    def table(self, scene: Scene) -> np.ndarray:
-        image = self.board()
+    def map_under(self, art: int = 0,
+                  cards: tuple[tuple[float, float, float], ...] = ()) -> np.ndarray:
+        """The empty table with red map art (from seed `art`) and cards lying on it."""
+        if not art and not cards:
+            return self.board()
+        key = (art, cards)
+        if key not in self._painted:
+            image = self.board()
+            if art:
+                _red_art(image, self.geometry, self._to_px, art)
+            for x, y, angle in cards:
+                _card(image, self._to_px(x, y), angle)
+            self._painted = {key: image}  # one painted map at a time: 12 MP canvases are big
+        return self._painted[key].copy()
+
+    def table(self, scene: Scene, art: int = 0,
+              cards: tuple[tuple[float, float, float], ...] = ()) -> np.ndarray:
+        image = self.map_under(art, cards)
         for tag, (_, where) in scene.tags.items():
             self._stamp(image, tag, where, self.geometry.tag_mm, border=(20, 140, 200)
                         if tag % 2 else (30, 30, 30))
@@ -212,14 +256,22 @@ class Synth:
                 return True
         return False
 
+    def frame_point(self, camera: Camera, x: float, y: float) -> tuple[float, float]:
+        """Where board point (x, y) mm lies in this camera's frame, as fractions of the frame
+        (on the map: no parallax, no lens)."""
+        px = np.array([[self._to_px(x, y)]], np.float32)
+        fx, fy = cv2.perspectiveTransform(px, self.homography(camera))[0][0]
+        return float(fx) / camera.size[0], float(fy) / camera.size[1]
+
     def photograph(self, scene: Scene, camera: Camera, look: Look = Look()) -> Frame:
         matrix = self.homography(camera)
-        key = (scene, camera)
+        key = (scene, camera, look.art, look.cards)
         drawn = self.seen(scene, camera)
         if self._last is not None and self._last[0] == key:  # the same table, another moment
             image = self._last[1].copy()
         else:
-            image = cv2.warpPerspective(self.table(drawn), matrix, camera.size,
+            image = cv2.warpPerspective(self.table(drawn, look.art, look.cards), matrix,
+                                        camera.size,
                                         flags=cv2.INTER_LINEAR, borderValue=(40, 60, 70))
             if camera.k1:
                 image = _distort(image, camera.k1)
@@ -293,9 +345,86 @@ def _hand(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray
         cv2.line(mask, (round(cx), round(cy)), tip, 255, max(3, round(size * 0.16)))
     cv2.line(mask, (round(cx), round(cy)), (round(cx + size), round(cy + size * 1.5)), 255,
              max(3, round(size * 0.6)))  # the arm, out of the frame
-    skin = np.array([120, 145, 210], np.float32) * float(rng.uniform(0.8, 1.1))
-    image[mask > 0] = np.clip(skin, 0, 255).astype(np.uint8)
-    return mask > 0
+    tone = look.skin or (120, 145, 210)
+    skin = np.array(tone, np.float32) * float(rng.uniform(0.8, 1.1))
+    if look.sleeve is None:
+        image[mask > 0] = np.clip(skin, 0, 255).astype(np.uint8)
+        return mask > 0
+    # the forearm from the wrist to the nearest edge of the frame, a sleeve beyond the hand
+    wrist = np.array([cx + size * 0.35, cy + size * 0.55])
+    edges = {(1.0, 0.0): w - wrist[0], (-1.0, 0.0): wrist[0], (0.0, 1.0): h - wrist[1],
+             (0.0, -1.0): wrist[1]}
+    direction = np.array(min(edges, key=lambda d: edges[d]))
+    direction = direction + np.array([0.35, 0.25]) * (1 - np.abs(direction))  # slanted
+    direction /= np.linalg.norm(direction)
+    far = wrist + direction * (w + h)
+    elbow = wrist + direction * size * 1.2
+    thick = max(3, round(size * 0.55))
+    cv2.line(mask, tuple(np.round(wrist).astype(int)), tuple(np.round(far).astype(int)), 255,
+             thick)
+    sleeve = np.zeros((h, w), np.uint8)
+    cv2.line(sleeve, tuple(np.round(elbow).astype(int)), tuple(np.round(far).astype(int)), 255,
+             round(thick * 1.25))
+    shade = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(1.0, size * 0.08))
+    shaded = skin[None, None, :] * (0.75 + 0.25 * shade[:, :, None])  # rounder at the middle
+    image[mask > 0] = np.clip(shaded[mask > 0], 0, 255).astype(np.uint8)
+    image[sleeve > 0] = np.array(look.sleeve, np.uint8)
+    return (mask > 0) | (sleeve > 0)
+
+
+def _red_art(image: np.ndarray, geometry: Geometry, to_px: Callable[[float, float],
+             tuple[int, int]], seed: int) -> None:
+    """Red ink, as a printed map has: province borders, clan seals, names and hatching."""
+    rng = random.Random(seed)
+    width, height = geometry.board_mm
+    inks = [(40, 40, 180), (70, 90, 200), (60, 50, 150)]  # red, vermilion, brick
+    for _ in range(14):  # borders: long wavering lines
+        points = [(rng.uniform(0, width), rng.uniform(0, height))]
+        for _ in range(6):
+            x, y = points[-1]
+            points.append((min(width, max(0.0, x + rng.uniform(-80, 80))),
+                           min(height, max(0.0, y + rng.uniform(-80, 80)))))
+        cv2.polylines(image, [np.array([to_px(*p) for p in points], np.int32)], False,
+                      rng.choice(inks), rng.choice([3, 5, 8]), cv2.LINE_AA)
+    for _ in range(12):  # seals: filled stamps with a pale mark
+        x, y = to_px(rng.uniform(0, width), rng.uniform(0, height))
+        r = round(rng.uniform(6, 14) * PX_PER_MM)
+        ink = rng.choice(inks)
+        if rng.random() < 0.5:
+            cv2.circle(image, (x, y), r, ink, -1, cv2.LINE_AA)
+        else:
+            cv2.rectangle(image, (x - r, y - r), (x + r, y + r), ink, -1)
+        cv2.putText(image, rng.choice("KSTMO"), (x - r // 2, y + r // 2),
+                    cv2.FONT_HERSHEY_SIMPLEX, r / 25, (200, 228, 236), 2, cv2.LINE_AA)
+    for _ in range(10):  # names in red brush letters
+        x, y = to_px(rng.uniform(0, width - 60), rng.uniform(20, height))
+        cv2.putText(image, "".join(rng.choice("KANTOSEKIGAHR") for _ in range(5)), (x, y),
+                    cv2.FONT_HERSHEY_TRIPLEX, 1.6, rng.choice(inks), 4, cv2.LINE_AA)
+    for _ in range(4):  # hatched regions (sea, mountains) in thin red lines
+        x0, y0 = rng.uniform(0, width - 120), rng.uniform(0, height - 80)
+        for k in range(14):
+            a = to_px(x0 + k * 8, y0)
+            b = to_px(x0 + k * 8 + 40, y0 + 80)
+            cv2.line(image, a, b, inks[1], 2, cv2.LINE_AA)
+
+
+def _card(image: np.ndarray, centre: tuple[int, int], angle: float) -> None:
+    """A playing card (63 x 88 mm) lying on the map: white edge, warm art, a portrait in skin
+    tones and a red banner, as Sekigahara's cards are coloured."""
+    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
+    card = np.full((h, w, 3), 245, np.uint8)
+    cv2.rectangle(card, (12, 12), (w - 13, h - 13), (150, 185, 225), -1)  # warm parchment
+    cv2.ellipse(card, (w // 2, h // 2 - 20), (w // 4, h // 5), 0, 0, 360, (120, 150, 215), -1)
+    cv2.rectangle(card, (12, h - 90), (w - 13, h - 40), (60, 80, 200), -1)  # a red banner
+    cv2.putText(card, "7", (30, 70), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (30, 30, 30), 4)
+    rotation = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0), np.float64)
+    rotation[:, 2] += np.array(centre, np.float64) - (w / 2, h / 2)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.warpAffine(np.full((h, w), 255, np.uint8), rotation, (image.shape[1], image.shape[0]),
+                   mask, flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_TRANSPARENT)
+    drawn = cv2.warpAffine(card, rotation, (image.shape[1], image.shape[0]),
+                           flags=cv2.INTER_LINEAR)
+    image[mask > 0] = drawn[mask > 0]
 
 
 def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
@@ -304,14 +433,25 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
     if look.light:  # uneven light: brighter on one side
         ramp = np.linspace(1 - look.light, 1 + look.light * 0.3, w, dtype=np.float32)
         result *= ramp[None, :, None]
+    if look.warm:  # a warm bulb with a daylight white balance
+        result *= np.array([1 - 0.6 * look.warm, 1 - 0.35 * look.warm, 1.0],
+                           np.float32)[None, None, :]
     if look.glare:  # drawn small and enlarged: a soft highlight needs no detail
         small = np.zeros((h // 8, w // 8), np.float32)
-        cv2.ellipse(small, (int(rng.integers(w // 32, 3 * w // 32)),
-                            int(rng.integers(h // 32, 3 * h // 32))),
+        at = (int(rng.integers(w // 32, 3 * w // 32)), int(rng.integers(h // 32, 3 * h // 32)))
+        if look.glare_at is not None:
+            at = (round(look.glare_at[0] * w / 8), round(look.glare_at[1] * h / 8))
+        cv2.ellipse(small, at,
                     (w // 80, h // 112), 0, 0, 360, 1.0, -1)
         small = cv2.GaussianBlur(small, (0, 0), w / 320)
         glow = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         result += glow[:, :, None] * 255 * look.glare
+    if look.spot is not None:  # a lamp's reflection: a saturated core in a soft halo
+        yy, xx = np.ogrid[:h, :w]
+        sx, sy, radius = look.spot[0] * w, look.spot[1] * h, look.spot[2] * h
+        distance = np.sqrt((xx - sx) ** 2 + (yy - sy) ** 2, dtype=np.float32) / radius
+        glow = np.clip(1.6 - distance * 0.8, 0, None) ** 2  # over 1 within the core
+        result += (glow * 400)[:, :, None]
     if look.defocus:
         result = cv2.GaussianBlur(result, (0, 0), look.defocus)
     if look.motion:
@@ -323,6 +463,13 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         cv2.setRNGSeed(int(rng.integers(1 << 30)))
         cv2.randn(noise, np.zeros(3), np.full(3, look.noise))
         result += noise
+    if look.gain:  # 1/gain of the light reaches the sensor; shot and read noise, amplified
+        electrons = np.clip(result, 0, None) / look.gain  # a reflection saturates at any gain
+        sigma = np.sqrt(electrons * 0.1 + 0.8 ** 2)
+        shot = np.empty(result.shape, np.float32)
+        cv2.setRNGSeed(int(rng.integers(1 << 30)))
+        cv2.randn(shot, np.zeros(3), np.ones(3))
+        result = (electrons + shot * sigma) * look.gain
     clipped: np.ndarray = np.clip(result, 0, 255).astype(np.uint8)
     return clipped
 

@@ -6,11 +6,22 @@ when a hand covers one. Zone mapping: each tag's centre goes to board millimetre
 zone there; between two zones or outside all of them it is ambiguous, never guessed. The
 tracker trusts only still frames: a snapshot becomes stable after N agreeing frames, a tag
 missing for a frame or two is not a move, and the output is the diff between stable snapshots.
+
+Occlusion by change (issue #19): a hand, an arm or a card is whatever differs from the last
+stable table, whatever its colour. The reader's `Occlusion` keeps a reduced, blurred copy of
+the frame the tracker last found stable (the tracker hands it back through `Reading.view`),
+measures at set-up how much two still frames of the empty scene differ (the sensor's noise),
+and flags a frame whose difference from that reference, after evening out brightness and white
+balance, makes a region that enters from the frame's edge or is larger than a few blocks.
+Smaller regions are the table changing (a block moved, put down, taken away) and are read as
+such. Tags of the stable table that are not read where something covers them are hidden, not
+gone. A saturated region (a lamp's reflection) is unknown: its tags are hidden, and the reading
+names the zones the camera cannot see there (`Reading.blind`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -22,8 +33,8 @@ from companion.vision.intrinsics import Intrinsics
 from companion.vision.stacks import Placed, assign_zones
 
 __all__ = [
-    "BoardNotFound", "Calibration", "Reading", "StableTracker", "TableDiff", "TableReader",
-    "TableSnapshot", "calibrate",
+    "Blind", "BoardNotFound", "Calibration", "Occlusion", "Reading", "StableTracker",
+    "TableDiff", "TableReader", "TableSnapshot", "View", "calibrate",
 ]
 
 
@@ -73,6 +84,60 @@ def calibrate(geometry: Geometry, reads: list[TagRead], minimum: int = 3) -> Cal
 
 
 @dataclass(frozen=True)
+class Blind:
+    """A part of the table the camera cannot see: a reflection saturates the sensor there."""
+
+    box_mm: tuple[float, float, float, float]
+    """Left, top, right, bottom, in board millimetres."""
+    zones: tuple[str, ...]
+    """The zones whose centres lie in it (to tell the players which: move the lamp)."""
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """One frame as the occlusion test sees it: reduced, in floating point; where its tags
+    were read and where the board's corners are (reduced pixels). `keep` makes it the
+    reference: the tracker calls it when the frame's table is the stable one."""
+
+    image: np.ndarray
+    scale: float
+    """Reduced pixels per frame pixel."""
+    places: Mapping[int, tuple[float, float]]
+    calibration: Calibration | None
+    owner: Occlusion
+
+    def keep(self, tags: Iterable[int]) -> None:
+        self.owner.keep(self, tags)
+
+    def corners(self, geometry: Geometry) -> np.ndarray | None:
+        """The table's extent's corners in reduced pixels."""
+        if self.calibration is None:
+            return None
+        left, top, right, bottom = geometry.extent
+        return self.from_board(np.array([[left, top], [right, top], [right, bottom],
+                                         [left, bottom]], np.float32))
+
+    def from_board(self, points: np.ndarray) -> np.ndarray:
+        assert self.calibration is not None
+        inverse = np.linalg.inv(self.calibration.to_board)
+        pts = points.astype(np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, inverse).reshape(-1, 2) * self.scale
+
+    def to_board(self, points: np.ndarray) -> np.ndarray:
+        assert self.calibration is not None
+        pts = (points.astype(np.float32) / self.scale).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.calibration.to_board).reshape(-1, 2)
+
+    def px_per_mm2(self, geometry: Geometry) -> float:
+        """Reduced pixels per square millimetre of the table (1 if the board is not placed)."""
+        corners = self.corners(geometry)
+        if corners is None:
+            return 1.0
+        left, top, right, bottom = geometry.extent
+        return float(cv2.contourArea(corners)) / ((right - left) * (bottom - top))
+
+
+@dataclass(frozen=True)
 class Reading:
     """One frame's tags: tag -> zone (or AMBIGUOUS), those outside every zone, unknown ids."""
 
@@ -81,8 +146,164 @@ class Reading:
     unknown: tuple[int, ...]
     board_found: bool
     moving: bool
+    """Not to be trusted: motion, or something over the table (`occluded`) not yet still."""
     positions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
     """Each placed or outside tag's centre in board millimetres (for reading stacks)."""
+    occluded: bool = False
+    """Something that is not the table (a hand, an arm, a card) differs from the stable table."""
+    hidden: tuple[int, ...] = ()
+    """Tags of the stable table not read here because something covers them or the camera
+    cannot see there: hidden, not gone."""
+    blind: tuple[Blind, ...] = ()
+    """Where the camera cannot see (saturated by a reflection)."""
+    view: View | None = field(default=None, compare=False, repr=False)
+    """This frame for the occlusion test: the tracker keeps it when the table is stable."""
+
+
+@dataclass
+class Occlusion:
+    """Occlusion by change against the last stable table, and saturated (unknown) regions.
+
+    Differences are in grey levels of the reduced, blurred frame; sizes in board mm."""
+
+    width: int = 256
+    """The reduced frame's width: a 14 mm tag is about 3 pixels wide, a hand 30 or more."""
+    blur: float = 1.0
+    floor: float = 14.0
+    """The least difference (grey levels, once brightness and white balance are evened out)
+    that counts as a change, whatever the noise."""
+    noise_factor: float = 6.0
+    """A change is also at least this many times the difference measured between two still
+    frames at set-up (the sensor's noise: at gain 8 the larger of the two)."""
+    occluder_blocks: float = 8.0
+    """A region that does not enter from the frame's edge occludes when larger than this many
+    blocks' footprints (a hand is 20 or more; a stack carried away, a few)."""
+    edge: int = 2
+    """Pixels from the frame's border within which a region enters from the edge."""
+    settle: int = 8
+    """Still frames after which something lying on the table (a card, a resting arm) is
+    trusted, the tags under it hidden."""
+    saturated: float = 245.0
+    """Every channel at least this bright in the reduced frame: the sensor is saturated."""
+    blind_mm2: float = 2000.0
+    """A saturated region with at least this much outside the boxes (a 50 mm disc) is blind;
+    a white location circle in bright light is smaller, a white box is not the map's art."""
+    moved_px: float = 1.5
+    """The table's corners moved this far (reduced pixels) since the reference: the camera was
+    moved, and the reference is dropped until the next stable table."""
+    reference: View | None = None
+    noise: float = 0.0
+    """The difference between two still frames at set-up (robust sigma, grey levels)."""
+    _last: np.ndarray | None = field(default=None, repr=False)
+    _places: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
+    _still: int = 0
+
+    def view(self, frame: np.ndarray, places: Mapping[int, tuple[float, float]],
+             calibration: Calibration | None) -> View:
+        """The frame reduced: every n-th pixel, then averaged (nearly free on 12 MP, and the
+        averaging lowers the sensor's noise)."""
+        step = max(1, frame.shape[1] // (self.width * 4))
+        sampled = np.ascontiguousarray(frame[::step, ::step])
+        if sampled.ndim == 2:
+            sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
+        height = max(1, round(sampled.shape[0] * self.width / sampled.shape[1]))
+        small = cv2.resize(sampled, (self.width, height), interpolation=cv2.INTER_AREA)
+        scale = self.width / frame.shape[1]
+        return View(small.astype(np.float32), scale,
+                    {t: (x * scale, y * scale) for t, (x, y) in places.items()}, calibration,
+                    self)
+
+    def keep(self, view: View, tags: Iterable[int]) -> None:
+        """`view` is the stable table: the reference, with where each of `tags` stands (read
+        there, or where it was last seen)."""
+        self._places = {t: view.places[t] if t in view.places else self._places[t]
+                        for t in tags if t in view.places or t in self._places}
+        self.reference = view
+        self._still = 0
+
+    def judge(self, view: View, geometry: Geometry, moving: bool, read: Iterable[int],
+              blind: np.ndarray) -> tuple[bool, bool, tuple[int, ...]]:
+        """Occluded; trusted even so (it has lain still `settle` frames); and the stable
+        table's tags, not read, under an occluder or in `blind`."""
+        image = cv2.GaussianBlur(view.image, (0, 0), self.blur)
+        last, self._last = self._last, image
+        reference = self.reference
+        now, then = view.corners(geometry), None if reference is None \
+            else reference.corners(geometry)
+        if now is not None and then is not None \
+                and float(np.abs(now - then).max()) > self.moved_px:
+            self.reference = reference = None  # the camera moved: wait for a stable table
+        if reference is None:
+            if last is not None and not moving and last.shape == image.shape:
+                pair = float(np.median(np.abs(_evened(last, image) - last))) * 1.4826
+                self.noise = max(self.noise, pair)  # set-up: the still scene's own noise
+            return False, False, ()
+        before = cv2.GaussianBlur(reference.image, (0, 0), self.blur)
+        change = np.abs(_evened(before, image) - before).max(axis=2)
+        changed = (change > max(self.floor, self.noise_factor * self.noise)).astype(np.uint8)
+        changed[blind] = 0  # unknown, not a hand
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        h, w = changed.shape
+        large = self.occluder_blocks * (geometry.tag_mm * 1.6) ** 2 * view.px_per_mm2(geometry)
+        cover = np.zeros_like(changed)
+        for label in range(1, count):
+            x, y, bw, bh, area = stats[label]
+            edge = min(x, y) < self.edge or x + bw > w - self.edge or y + bh > h - self.edge
+            if edge or area > large:
+                cover[labels == label] = 1
+        occluded = bool(cover.any())
+        self._still = self._still + 1 if occluded and not moving else 0
+        under = cv2.dilate(cover | blind.astype(np.uint8), np.ones((5, 5), np.uint8))
+        seen = set(read)
+        hidden = tuple(sorted(t for t, (x, y) in self._places.items() if t not in seen
+                              and 0 <= int(y) < h and 0 <= int(x) < w and under[int(y), int(x)]))
+        return occluded, occluded and self._still >= self.settle, hidden
+
+    def blind(self, view: View, geometry: Geometry) -> tuple[np.ndarray, tuple[Blind, ...]]:
+        """Saturated regions with at least `blind_mm2` outside the boxes: their mask (grown
+        by a third of their size: the reflection's halo) and the zones they cover."""
+        saturated = (view.image.min(axis=2) >= self.saturated).astype(np.uint8)
+        if view.calibration is None or not saturated.any():
+            return np.zeros(saturated.shape, bool), ()
+        least = self.blind_mm2 * view.px_per_mm2(geometry)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(saturated)
+        mask = np.zeros(saturated.shape, np.uint8)
+        boxes = [z.rect for z in geometry.zones if z.rect is not None]
+        centres = view.from_board(np.array([z.center for z in geometry.zones], np.float32))
+        found = []
+        for label in range(1, count):
+            area = stats[label][cv2.CC_STAT_AREA]
+            if area < least:
+                continue
+            ys, xs = np.nonzero(labels == label)
+            board = view.to_board(np.stack([xs, ys], axis=1))
+            in_box = np.zeros(len(xs), bool)
+            for bx, by, bw, bh in boxes:
+                in_box |= (board[:, 0] >= bx) & (board[:, 0] <= bx + bw) \
+                    & (board[:, 1] >= by) & (board[:, 1] <= by + bh)
+            if (~in_box).sum() < least:
+                continue
+            grow = max(3, round(np.sqrt(area / np.pi) * 0.66)) | 1
+            region = cv2.dilate((labels == label).astype(np.uint8),
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+            mask |= region
+            h, w = region.shape
+            zones = tuple(sorted(z.id for z, (x, y) in zip(geometry.zones, centres, strict=True)
+                                 if 0 <= int(y) < h and 0 <= int(x) < w
+                                 and region[int(y), int(x)]))
+            found.append(Blind((float(board[:, 0].min()), float(board[:, 1].min()),
+                                float(board[:, 0].max()), float(board[:, 1].max())), zones))
+        return mask.astype(bool), tuple(found)
+
+
+def _evened(reference: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """`image` with each channel scaled so its median matches `reference`'s: a brighter or
+    dimmer room, another white balance, are not a change."""
+    ref = np.median(reference[::2, ::2].reshape(-1, 3), axis=0)
+    now = np.median(image[::2, ::2].reshape(-1, 3), axis=0)
+    evened: np.ndarray = image * (ref / np.maximum(now, 1.0))[None, None, :].astype(np.float32)
+    return evened
 
 
 @dataclass
@@ -98,11 +319,11 @@ class TableReader:
     """The camera's height above the map (calibration camera.yaml): with the geometry's
     block height, tags are taken back from where they are seen to where their blocks stand."""
     motion_threshold: float = 0.02
-    skin_threshold: float = 0.004
+    occlusion: Occlusion = field(default_factory=Occlusion)
+    """Hands, arms and cards by change against the stable table; saturated regions."""
     _previous: np.ndarray | None = None
 
     def read(self, frame: np.ndarray) -> Reading:
-        moving = self._motion(frame) or self._hand(frame)
         reads = self.detector.detect(frame)
         if self.intrinsics is not None:
             lens = self.intrinsics
@@ -112,8 +333,13 @@ class TableReader:
             self.calibration = calibrate(self.geometry, reads)
         except BoardNotFound:
             if self.calibration is None:
-                return Reading({}, (), (), False, moving)
+                return Reading({}, (), (), False, self._motion(frame))
         assert self.calibration is not None
+        view = self.occlusion.view(frame, {r.id: r.center for r in reads}, self.calibration)
+        blind_mask, blind = self.occlusion.blind(view, self.geometry)
+        moving = self._motion(frame, blind_mask)
+        occluded, settled, hidden = self.occlusion.judge(
+            view, self.geometry, moving, (r.id for r in reads), blind_mask)
         zones: dict[int, str] = {}
         positions: dict[int, tuple[float, float]] = {}
         outside, unknown = [], []
@@ -130,8 +356,9 @@ class TableReader:
                 outside.append(read.id)
             else:
                 zones[read.id] = where
-        return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True, moving,
-                       positions)
+        return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True,
+                       moving or (occluded and not settled), positions, occluded, hidden, blind,
+                       view)
 
     def _standing(self, frame: np.ndarray) -> Callable[[float, float], tuple[float, float]]:
         """For this frame: frame pixel of a tag -> board mm of the block it stands on. The tag
@@ -152,24 +379,18 @@ class TableReader:
 
         return standing
 
-    def _hand(self, frame: np.ndarray) -> bool:
-        """A hand resting over the table: a patch of skin tones (hue 0-22 degrees, some
-        saturation) in a reduced frame. Moving hands are caught by `_motion` as well."""
-        if frame.ndim != 3:
-            return False
-        small = _thumbnail(frame, 320)
-        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        skin = cv2.inRange(hsv, (0, 60, 80), (11, 190, 255))
-        return bool((skin > 0).mean() > self.skin_threshold)
-
-    def _motion(self, frame: np.ndarray) -> bool:
-        """Hands over the board: a large share of a reduced frame changed since the last."""
+    def _motion(self, frame: np.ndarray, blind: np.ndarray | None = None) -> bool:
+        """Hands over the board: a large share of a reduced frame changed since the last
+        (a reflection coming or going, in `blind`, is not motion)."""
         thumb = _thumbnail(frame, 160)
         small = cv2.blur(to_grey(thumb), (3, 3)).astype(np.int16)
         previous, self._previous = self._previous, small
-        if previous is None:
+        if previous is None or previous.shape != small.shape:
             return False
         changed = np.abs(small - previous) > 25
+        if blind is not None and blind.any():
+            changed &= cv2.resize(blind.astype(np.uint8), (small.shape[1], small.shape[0]),
+                                  interpolation=cv2.INTER_NEAREST) == 0
         return bool(changed.mean() > self.motion_threshold)
 
 
@@ -221,7 +442,7 @@ class StableTracker:
         if reading.moving or not reading.board_found:
             self._history.clear()  # hands over the board: nothing is trusted
             return None
-        zones = self._with_grace(self._zones(reading))
+        zones = self._with_grace(self._zones(reading), reading.hidden)
         if AMBIGUOUS in zones.values():
             self._history.clear()
             return None
@@ -230,6 +451,8 @@ class StableTracker:
             return None
         previous = self.stable
         self.stable = TableSnapshot(zones, 1.0)
+        if reading.view is not None:  # the reader compares the next frames with this one
+            reading.view.keep(zones)
         self._placed = {t: Placed(z, reading.positions[t]) if t in reading.positions
                         else self._placed[t] for t, z in zones.items()
                         if t in reading.positions or t in self._placed}
@@ -252,12 +475,18 @@ class StableTracker:
                                 self.still, self._settled)
         return zones
 
-    def _with_grace(self, zones: dict[int, str]) -> dict[int, str]:
+    def _with_grace(self, zones: dict[int, str], hidden: Iterable[int] = ()) -> dict[int, str]:
+        """Tags of the stable table not read: hidden ones are there (something covers them,
+        or the camera cannot see there), others for `grace` frames (flicker)."""
         if self.stable is None:
             return zones
+        covered = set(hidden)
         for tag, where in self.stable.zones.items():
             if tag in zones:
                 self._missing.pop(tag, None)
+            elif tag in covered:
+                self._missing.pop(tag, None)
+                zones[tag] = where  # hidden, not gone
             elif self._missing.get(tag, 0) < self.grace:
                 self._missing[tag] = self._missing.get(tag, 0) + 1
                 zones[tag] = where  # flickered out for a frame: still there

@@ -215,8 +215,11 @@ class RumbleSynth(Synth):
         cv2.rectangle(image, self._mm(x + 6, y + 6), self._mm(x + w - 6, y + h - 6),
                       (50, 115, 25), -1)
 
-    def table(self, scene: Scene) -> np.ndarray:
-        """The table with the scene's pieces and dice (in white light: see `photograph`)."""
+    def table(self, scene: Scene, art: int = 0,
+              cards: tuple[tuple[float, float, float], ...] = ()) -> np.ndarray:
+        """The table with the scene's pieces and dice (in white light: see `photograph`). The
+        room conditions drawn on Sekigahara's map (red ink `art`, `cards` lying on it) are not
+        drawn on this board yet: Rumble's reader counts colours and has its own benchmark."""
         image = self.board()
         if not isinstance(scene, RumbleScene):
             return image

@@ -17,6 +17,7 @@ from companion.kits import load_kit
 from companion.vision import corpus
 from companion.vision.detect import TagDetector
 from companion.vision.geometry import AMBIGUOUS, Geometry
+from companion.vision.room import CONDITIONS, describe_room, room_report
 from companion.vision.synth import Synth
 from companion.vision.table import BoardNotFound, StableTracker, TableReader, calibrate
 
@@ -36,13 +37,15 @@ def _ms(values: list[float]) -> tuple[float, float]:
     return round(statistics.median(ordered), 1), round(p95, 1)
 
 
-def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0,
+def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0, room: int = 8,
                  tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Figures for `frames` 12 MP stills, 20 1080p frames and `sequences` hand-occlusion
-    sequences, all drawn from `seed`; `tick(done, total)` after each still, frame and
-    sequence."""
+    sequences, all drawn from `seed`, and the room's conditions (issue 19: low light, cards
+    on the map, warm light, blur, glare, tilt, an uncalibrated lens; hands of 8 skin tones)
+    with `room` hand-free frames each (0: none); `tick(done, total)` after each still, frame,
+    sequence and condition."""
     count = sequences
-    total = frames + FULL_HD_FRAMES + count
+    total = frames + FULL_HD_FRAMES + count + ((len(CONDITIONS) + 1) if room else 0)
     done = 0
 
     def progress() -> None:
@@ -90,6 +93,8 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0,
         progress()
     p50, p95 = _ms(pipeline)
     plain50, _ = _ms(plain)
+    rooms = {"room": room_report(frames_per_condition=room, seed=seed,
+                                 tick=lambda _name: progress())} if room else {}
     return {
         "pipeline_ms_p50_12mp": p50, "pipeline_ms_p95_12mp": p95,
         "plain_aruco_ms_p50_12mp": plain50, "speedup_12mp": round(plain50 / p50, 2),
@@ -100,7 +105,7 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0,
         "plain_zone_recall": round(tally["plain_right"] / max(tally["visible"], 1), 4),
         "wrong_zones": tally["wrong"], "ambiguous": tally["ambiguous"],
         "wrong_ids": tally["wrong_ids"], "spurious_diffs": spurious,
-        "frames": frames, "sequences": count,
+        "frames": frames, "sequences": count, **rooms,
     }
 
 
@@ -119,7 +124,8 @@ def describe(f: dict[str, Any]) -> list[str]:
         f"{f['zone_recall_1080p']}",
         f"accuracy over {f['visible_tags']} visible tags: zone recall {f['zone_recall']}, "
         f"wrong zones {f['wrong_zones']}, ambiguous {f['ambiguous']}, wrong ids {f['wrong_ids']}",
-        f"hand-occlusion sequences: {f['spurious_diffs']} spurious diffs"]
+        f"hand-occlusion sequences: {f['spurious_diffs']} spurious diffs",
+        *(describe_room(f["room"]) if "room" in f else [])]
 
 
 def _score(geometry: Geometry, frame: Any, zones: Any, plain_reads: list[Any],
@@ -144,5 +150,5 @@ def _score(geometry: Geometry, frame: Any, zones: Any, plain_reads: list[Any],
 
 
 BENCH = Benchmark(run=bench_vision, lines=describe,
-                  settings={"frames": 40, "sequences": 4, "seed": 0})
+                  settings={"frames": 40, "sequences": 4, "seed": 0, "room": 8})
 """Sekigahara's `vision_bench` capability."""
