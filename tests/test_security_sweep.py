@@ -24,7 +24,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import SCREENS, acting_player, app_for, hidden_from, played_hub, skirmish_hub
+from web_helpers import (
+    HIDES,
+    SCREENS,
+    acting_player,
+    app_for,
+    hidden_from,
+    played_hub,
+    skirmish_hub,
+)
 from werkzeug.test import TestResponse
 
 from companion.engine import PUBLIC, REFEREE, Alert, Game
@@ -213,7 +221,7 @@ def build_table(tmp_path: Path, name: str) -> Table:
     own = hidden_from(hub, PUBLIC) - hidden_from(hub, actor)
     hub.ask("Which one?", tuple(hub.session.game.legal_actions(actor)[:2]))
     hub.raise_alert(Alert("1.1", "refused: " + " ".join(sorted(own)), (), actor))
-    assert hidden_from(hub, PUBLIC), "the position should hide something"
+    assert hidden_from(hub, PUBLIC) or name not in HIDES, "the position should hide something"
     return table
 
 
@@ -562,7 +570,7 @@ def test_a_typed_card_code_cannot_be_probed(tmp_path: Path, name: str) -> None:
     client = app_for(hub)[0].test_client()
     assert hub.inputs_to is None, "the test client's hub has no live table"
     ids = card_ids(hub) | hidden_from(hub, PUBLIC)
-    assert ids, "the kit should name cards"
+    assert ids or name not in HIDES, "the kit should name cards"  # Barletta has none
     codes = [f"CARD:{i}" for i in sorted(ids)] + [
         "CARD:no-such-card", "CARD:", "hello", "12345678", "CARD:../../etc/passwd", "x" * 64,
         "x" * 65, "x" * 5000, " CARD:x ", "\x00\x07", "\u202eCARD:x", "カード", "",
@@ -934,10 +942,11 @@ def test_oversized_or_undefined_action_args_are_refused_and_never_stored(
     client = app.test_client()
     actor = acting_player(hub)
     legal = hub.session.game.legal_actions(actor)[0]
+    plain = legal.to_json()["args"]  # as JSON (a nested argument is a frozen mapping)
     bad: list[tuple[str, dict[str, Any]]] = [
-        ("an arg the game does not define", {**legal.args, "zzz": 1}),
-        ("args over 4 KiB", {**legal.args, "pad": "x" * 5000}),
-        ("an arg over 4 KiB", {**legal.args, next(iter(legal.args), "pad"): "x" * 5000}),
+        ("an arg the game does not define", {**plain, "zzz": 1}),
+        ("args over 4 KiB", {**plain, "pad": "x" * 5000}),
+        ("an arg over 4 KiB", {**plain, next(iter(plain), "pad"): "x" * 5000}),
     ]
     before = record_of(hub)
     for who in (actor, REFEREE):
@@ -949,7 +958,7 @@ def test_oversized_or_undefined_action_args_are_refused_and_never_stored(
                 f"{what} sent by {who}: {response.status_code}, not refused"
             assert record_of(hub) == before, f"{what} sent by {who} was stored"
     accepted = client.post("/api/action", headers=bearer(tokens[actor]),
-                           json={"role": actor, "verb": legal.verb, "args": dict(legal.args)})
+                           json={"role": actor, "verb": legal.verb, "args": plain})
     assert accepted.status_code == 200, f"the legal action itself: {accepted.get_json()}"
 
 

@@ -19,12 +19,18 @@ from companion.web.hub import Hub
 
 SCREENS = sorted(name for name, spec in all_games().items() if spec.has("screen"))
 """Every game with a tablet screen: the browser tests and the leak sweeps run for each."""
+HIDES = {name for name, spec in all_games().items() if spec.rules.game_type.hidden_information}
+"""The games with hidden information: in these a position must hide something from a player
+(a game without, such as La Disfida di Barletta, has nothing to leak, and its sweeps check the
+rest)."""
 
 PLAYS: dict[str, dict[str, Any]] = {
     "sekigahara": {"actions": 60, "seed": 5, "players": {"ishida": "Aiko", "tokugawa": "Kenji"}},
     "rumble_nation": {"actions": 30, "seed": 3, "options": {"players": 4, "daimyo": True},
                       "players": {"red": "Ana", "blue": "Ben", "yellow": "Chiara",
                                   "black": "Dario"}},
+    "shogun": {"actions": 120, "seed": 3, "options": {"players": 4}},
+    "barletta": {"actions": 120, "seed": 1},
 }
 """How far into each game the tests play, and with what options: far enough that something is
 on the board and something is hidden (Rumble Nation's daimyo cards need the advanced rules)."""
@@ -99,8 +105,33 @@ def _rumble_nation(game: Any, role: str) -> set[str]:
             if player != role and player not in state.daimyo_used}
 
 
+def _json_pairs(key: str, value: str) -> set[str]:
+    """A key and its value as a JSON body would carry them (compact or spaced)."""
+    return {f'"{key}":"{value}"', f'"{key}": "{value}"'}
+
+
+def _shogun(game: Any, role: str) -> set[str]:
+    """The plans and bids other players made in secret (3.2): province and chest cards are
+    public ids, so what is hidden is which card lies on which space, until revealed."""
+    state = game.state
+    known = {(a, c) for a, c in state.plans.get(role, {}).items()}  # the role's own plan
+    known |= {(a, c) for shown in state.shown.values() for a, c in shown.items()}
+    found: set[str] = set()
+    for player, plan in state.plans.items():
+        if player != role:
+            for action, card in plan.items():
+                if (action, card) not in known:
+                    found |= _json_pairs(action, card)
+    if not state.bids_shown:
+        for player, bid in state.bids.items():
+            if player != role:
+                found |= _json_pairs(player, bid)
+    return found
+
+
 HIDDEN: dict[str, Callable[[Any, str], set[str]]] = {
-    "sekigahara": _sekigahara, "skirmish": _skirmish, "rumble_nation": _rumble_nation}
+    "sekigahara": _sekigahara, "skirmish": _skirmish, "rumble_nation": _rumble_nation,
+    "shogun": _shogun, "barletta": lambda game, role: set()}
 """Per game, what a role may not see: written from the rules, not from the views, so that the
 sweeps would catch a view that leaks as well as a route."""
 

@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine import PUBLIC, REFEREE, Event
+from companion.engine import PUBLIC, REFEREE
 from companion.games import UnknownGameName
 from companion.games import game as game_spec
 from companion.i18n import translator
@@ -35,10 +35,6 @@ __all__ = ["bp", "game_list", "positions", "replays"]
 
 bp = Blueprint("replay_api", __name__, url_prefix="/api")
 
-TURN_MARKS = (("TurnBegan", None), ("PhaseBegan", "movement"))
-"""Events that begin a turn, with the phase they must name (if any): a player's turn begins
-(`TurnBegan`), or a side's movement phase does. The engine has no generic notion of a turn yet;
-a `Rules` hook saying where turns begin would replace this list."""
 
 SOURCES = {"camera": "camera", "card_reader": "card reader", "scanner": "card scanner",
            "button": "table button", "tablet": "referee's tablet", "phone": "phone",
@@ -80,14 +76,10 @@ def _snapshots_served(known: Positions) -> bool:
     return known.finished or role() == REFEREE
 
 
-def _begins_turn(event: Event) -> bool:
-    return any(event.type == kind and (phase is None or event.data.get("phase") == phase)
-               for kind, phase in TURN_MARKS)
-
-
 def _turns(known: Positions) -> list[int]:
+    """The lines where a turn begins, as the game's rules say (`Rules.begins_turn`)."""
     return [n for n, entry in enumerate(known.record.entries, start=1)
-            if any(_begins_turn(e) for e in entry.events)]
+            if any(known.rules.begins_turn(e) for e in entry.events)]
 
 
 def _outcome(game: Any) -> dict[str, Any] | None:

@@ -199,6 +199,11 @@ class Rules(ABC, Generic[S, K]):
         detail = _phrase(action.args)
         return f"{who}: {verb}" + (f" ({detail})" if detail else "")
 
+    def begins_turn(self, event: Event) -> bool:
+        """Whether `event` begins a turn, where a replay's turn-by-turn steps stop: a player's
+        turn (`TurnBegan`) by default; games whose turns are phases or cards say so."""
+        return event.type == "TurnBegan"
+
     def say_recorded(self, state: S, action: Action, viewer: str, lang: str = "en") -> str:
         """A recorded action (the game log, the replay's moves) in words, said in the position
         `state` it was taken in. It is `say`, except where playing the action itself revealed

@@ -1,9 +1,11 @@
 """Shogun (Dirk Henn, Queen Games): the rules (`rules/`, chapters of the Italian rulebook,
 numbered in docs/shogun.md) and the kit (`kit.py`, `data/`: THE PROJECT'S EXAMPLE BOARD, not
-the printed map). No table referee, tablet screen or simulated table player yet."""
+the printed map). The tablet screen is
+`screen.js`; no table referee or simulated table player yet."""
 
 from companion.games import GameSpec
 from companion.games.shogun import kit as kit
 from companion.games.shogun.rules import ShogunRules
 
-GAME = GameSpec(name="shogun", title="Shogun", rules=ShogunRules, kit="shogun")
+GAME = GameSpec(name="shogun", title="Shogun", rules=ShogunRules, kit="shogun",
+                screen="screen.js")

@@ -263,6 +263,10 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         (words.py): "March 3 blocks Osaka → Kyoto by highway"."""
         return words.say(self.kit, state, action, viewer, lang)
 
+    def begins_turn(self, event: Event) -> bool:
+        """A turn is a side's movement phase (6.1: turns A and B of each week)."""
+        return event.type == "PhaseBegan" and event.data.get("phase") == "movement"
+
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """One line of our own for the rule (or the rule it is part of), data/rule_summaries."""
         return words.rule_summary(rule, lang)

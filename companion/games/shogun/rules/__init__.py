@@ -270,6 +270,10 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
     def say(self, state: ShogunState, action: Action, viewer: str, lang: str = "en") -> str:
         return words.say(self.kit, state, action, viewer, lang)
 
+    def begins_turn(self, event: Event) -> bool:
+        """A replay steps by action: a round's cards laid out, then each card turned (3.6)."""
+        return event.type in ("CardsLaidOut", "ActionCardTurned")
+
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         return words.rule_summary(rule, lang)
 
