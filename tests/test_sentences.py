@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_helpers import acting_player, played_hub
+from web_helpers import acting_player, app_for, played_hub
 
 from companion.engine import REFEREE, Action, Alert, IllegalAction, Sentence, say
 from companion.games import all_games
@@ -24,7 +24,7 @@ from companion.i18n import catalog, translator
 
 ROOT = Path(__file__).parents[1] / "companion"
 SAYERS = {"IllegalAction": (1,), "Alert": (1,), "Question": (0,), "Sentence": (0,),
-          "_alert": (1,), "refusal": (1,)}
+          "_alert": (1,), "refusal": (1,), "game_ended": (0,)}
 """Calls whose positional arguments (by index) are said to a player."""
 SAID_KEYWORDS = ("message", "fix", "public_fix", "text")
 ENGINE_FILES = sorted((ROOT / "engine").rglob("*.py"))
@@ -37,6 +37,9 @@ def _said(tree: ast.AST) -> Iterator[tuple[int, ast.expr]]:
             continue
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
             node.func, "id", "")
+        for keyword in node.keywords:  # how a game ended, on its victory banner
+            if keyword.arg == "termination":
+                yield node.lineno, keyword.value
         if name not in SAYERS:
             continue
         for index in SAYERS[name]:
@@ -169,3 +172,23 @@ def test_the_legal_words_of_a_table_alert_are_said_in_italian_too(tmp_path):
                           (Sentence("minimal"), "none"), actor))
     assert hub.view(actor)["alert"]["legal"] == ["minimal", "none"]
     assert hub.view(actor, "it")["alert"]["legal"][0] == "minimo"
+
+
+def test_how_a_game_ended_is_said_in_each_screens_language(tmp_path):
+    """The victory banner's reason (the rules write it as a Sentence) on an Italian screen, in
+    the live view and in the replay."""
+    from companion.web.replays import outcome_said
+
+    hub = played_hub(tmp_path, "skirmish", actions=5000)
+    game = hub.session.game
+    assert game.outcome is not None, "the random game ran to its end"
+    english = hub.view(REFEREE)["view"]["outcome"]["termination"]
+    italian = hub.view(REFEREE, "it")["view"]["outcome"]["termination"]
+    assert english == game.outcome.termination
+    assert italian != english and italian in {
+        "ultimo turno giocato", *(f"{side} {what}" for side in game.rules.roles
+                                  for what in ("non ha più blocchi", "ha preso il campo nemico"))}
+    assert outcome_said(game, "it")["termination"] == italian
+    client = app_for(hub)[0].test_client()
+    replayed = client.get(f"/api/replay/{hub.session.game_id}?lang=it").get_json()
+    assert replayed["outcome"]["termination"] == italian

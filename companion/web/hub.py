@@ -25,6 +25,7 @@ from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
 from companion.web.about import GameAbout, describe
 from companion.web.gamelog import GameLog
+from companion.web.replays import outcome_said
 
 __all__ = ["NOT_YOUR_CARD", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
 
@@ -185,6 +186,8 @@ class Hub:
         with self._lock:
             game = self.session.game
             view = game.view(role)
+            if isinstance(view, dict) and view.get("outcome"):  # its reason in `lang`
+                view = {**view, "outcome": outcome_said(game, lang)}
             legal = game.legal_actions(role) if role in game.to_move() else []
             if role == REFEREE:
                 legal = game.legal_actions()

@@ -29,7 +29,7 @@ from companion.record.store import GameRow, Store, StoreError
 from companion.web.about import describe
 from companion.web.auth import hub, lang, role
 from companion.web.board import UnknownPart, board_data, parts_asked
-from companion.web.replays import Positions, ReplayCache, rule_of
+from companion.web.replays import Positions, ReplayCache, outcome_said, rule_of
 
 __all__ = ["bp", "game_list", "positions", "replays"]
 
@@ -83,8 +83,7 @@ def _turns(known: Positions) -> list[int]:
 
 
 def _outcome(game: Any) -> dict[str, Any] | None:
-    outcome = game.outcome
-    return None if outcome is None else outcome.to_json()
+    return outcome_said(game, lang())
 
 
 # --- the list of stored games ------------------------------------------------------------------

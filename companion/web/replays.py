@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import REFEREE, Event, Game
+from companion.engine import REFEREE, Event, Game, say
 from companion.i18n import translator
 from companion.record.format import Entry, Record
 from companion.record.replay import UNDO, Replayer
 from companion.record.store import Store
 
-__all__ = ["Positions", "ReplayCache"]
+__all__ = ["Positions", "ReplayCache", "outcome_said"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,17 @@ def line_words(rules: Any, entries: Sequence[Entry], before: Callable[[int], Any
         else:
             said[key] = say_safely(rules, before(seq), entry.action, viewer, lang)
     return said[key]
+
+
+def outcome_said(game: Game[Any], lang: str) -> dict[str, Any] | None:
+    """How the game ended, its reason said in `lang` (the rules write it as a `Sentence`; a
+    game's catalog, the engine's and the shell's say it again); None while it goes on."""
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    package = ".".join(type(game.rules).__module__.split(".")[:3])
+    translate = translator(lang, package, "companion.engine", "companion.web")
+    return {**outcome.to_json(), "termination": say(outcome.termination, translate)}
 
 
 def rule_of(events: Sequence[Event]) -> str:

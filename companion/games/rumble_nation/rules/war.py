@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from companion.engine.core import Sentence
 from companion.games.rumble_nation.rules.context import Batch
+from companion.games.rumble_nation.rules.words import joined, player
 
 __all__ = ["final_scores", "war"]
 
@@ -78,6 +80,8 @@ def final_scores(batch: Batch) -> None:
     state = batch.state
     score = {p: sum(state.won.get(p, ())) for p in state.players}
     winner = max(state.players, key=lambda p: (score[p], state.katana.get(p, 0)))
-    table = ", ".join(f"{p} {score[p]}" for p in state.players)
-    batch.emit("GameEnded", winner=winner, termination=f"castles: {table}", rule="6",
+    table = joined([Sentence("{player} {score}", player=player(p), score=score[p])
+                    for p in state.players])
+    batch.emit("GameEnded", winner=winner, termination=Sentence("castles: {scores}",
+                                                                scores=table), rule="6",
                scores=score)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from companion.engine.core import Sentence
 from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import count_control
@@ -21,12 +22,12 @@ def check_instant_victory(ctx: Context, batch: Batch, eliminated: Iterable[str],
     tokugawa_wins = ctx.commanders["ishida"] in gone or HIDEYORI in set(disks)
     ishida_wins = ctx.commanders["tokugawa"] in gone
     if ishida_wins:
-        why = "Tokugawa Ieyasu was killed" + (
-            " (both commanders fell together: Ishida wins)" if tokugawa_wins else "")
+        why = Sentence("Tokugawa Ieyasu was killed (both commanders fell together: Ishida "
+                       "wins)") if tokugawa_wins else Sentence("Tokugawa Ieyasu was killed")
         batch.emit("GameEnded", winner="ishida", termination=why, rule="2.1")
     elif tokugawa_wins:
-        why = ("Ishida Mitsunari was killed" if ctx.commanders["ishida"] in gone
-               else "Toyotomi Hideyori was captured")
+        why = (Sentence("Ishida Mitsunari was killed") if ctx.commanders["ishida"] in gone
+               else Sentence("Toyotomi Hideyori was captured"))
         batch.emit("GameEnded", winner="tokugawa", termination=why, rule="2.1")
 
 
@@ -42,7 +43,9 @@ def end_of_game(ctx: Context, batch: Batch) -> None:
     points = victory_points(ctx, batch)
     batch.emit("VictoryPointsCounted", points=points, rule="2.2")
     winner = "tokugawa" if points["tokugawa"] > points["ishida"] else "ishida"
-    tie = " (a tie goes to Ishida)" if points["tokugawa"] == points["ishida"] else ""
+    template = ("week {weeks} is over: {ishida} to {tokugawa} victory points (a tie goes to "
+                "Ishida)") if points["tokugawa"] == points["ishida"] else \
+        "week {weeks} is over: {ishida} to {tokugawa} victory points"
     batch.emit("GameEnded", winner=winner, rule="2.2",
-               termination=f"week {ctx.kit.tracks.weeks} is over: {points['ishida']} to "
-                           f"{points['tokugawa']} victory points{tie}")
+               termination=Sentence(template, weeks=ctx.kit.tracks.weeks,
+                                    ishida=points["ishida"], tokugawa=points["tokugawa"]))

@@ -57,7 +57,7 @@ def _after_battle(
     left = [b for b, _ in state.positions.items()
             if state.owner[b] == loser and b not in fighters[loser]]
     if not left:
-        return [game_ended(f"{loser} has no blocks left", winner, "S5.2")]
+        return [game_ended(Sentence("{side} has no blocks left", side=loser), winner, "S5.2")]
     if at == kit.armies[loser].home:
-        return [game_ended(f"{winner} took the enemy camp", winner, "S5.1")]
+        return [game_ended(Sentence("{side} took the enemy camp", side=winner), winner, "S5.1")]
     return end_of_turn(kit, state, turns)

@@ -39,7 +39,8 @@ def decide_move(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
     if state.blocks_at(str(to), enemy):
         return [*events, Event("BattleBegan", {"at": to, "attacker": side, "defender": enemy})]
     if to == kit.armies[enemy].home:
-        return [*events, game_ended(f"{side} took the enemy camp", side, "S5.1")]
+        return [*events, game_ended(Sentence("{side} took the enemy camp", side=side), side,
+                                    "S5.1")]
     return events + end_of_turn(kit, state, turns)
 
 
