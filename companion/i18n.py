@@ -14,10 +14,12 @@ Pure: no Flask, nothing read until a language other than English is asked for.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from importlib import resources
 
-__all__ = ["DEFAULT", "LANGUAGES", "Translate", "catalog", "language", "translator"]
+__all__ = ["DEFAULT", "LANGUAGES", "Translate", "catalog", "language", "rule_summaries",
+           "rule_summary", "translator"]
 
 LANGUAGES: Mapping[str, str] = {"en": "English", "it": "Italiano"}
 """The languages a screen can be switched to, each named in itself."""
@@ -69,3 +71,31 @@ def translator(lang: str, *packages: str) -> Translate:
         return text
 
     return translate
+
+
+@functools.cache
+def rule_summaries(package: str) -> Mapping[str, str]:
+    """Rule number -> one line in the project's own words, in English, from a game's
+    `data/rule_summaries.yaml` (empty when it has none)."""
+    source = resources.files(package).joinpath("data", "rule_summaries.yaml")
+    if not source.is_file():
+        return {}
+    import yaml  # only when a summary is asked for
+
+    data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    return {str(rule): str(line).strip() for rule, line in data.items()}
+
+
+def rule_summary(package: str, rule: str, lang: str = DEFAULT) -> str:
+    """Rule `rule` of the game in `package` in one line, in `lang`: a rule without a line of
+    its own takes its section's ("7.3.1" -> "7.3" -> "7", "H2.3" -> "H2" -> "H"); "" when
+    there is none."""
+    known = rule_summaries(package)
+    number = str(rule).strip()
+    while number:
+        if number in known:
+            return translator(language(lang), package)(known[number])
+        lettered = re.fullmatch(r"([A-Za-z]+)\d+", number)
+        number = number.rpartition(".")[0] if "." in number else \
+            lettered.group(1) if lettered else ""
+    return ""

@@ -5,17 +5,14 @@ hidden in this game but the dice not yet rolled, so every viewer is told the sam
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.barletta.kit import BarlettaKit
 from companion.games.barletta.rules.state import CAMP, BState
-from companion.i18n import Translate, language, translator
+from companion.i18n import Translate, language, rule_summaries, translator
+from companion.i18n import rule_summary as said_summary
 
 __all__ = ["PACKAGE", "rule_summary", "say", "side_name", "summaries", "translate"]
 
@@ -118,22 +115,12 @@ def say(kit: BarlettaKit, state: BState, action: Action, lang: str = "en") -> st
         return _plain(action, t)
 
 
-@functools.cache
 def summaries() -> Mapping[str, str]:
     """Rule number -> one line in English (`data/rule_summaries.yaml`)."""
-    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml") \
-        .read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
-    return {str(rule): str(line).strip() for rule, line in data.items()}
+    return rule_summaries(PACKAGE)
 
 
 def rule_summary(rule: str, lang: str = "en") -> str:
-    """Rule `rule` in one line, in `lang`; a rule without its own line takes its section's
-    ("H2.3" -> "H2" -> "H"); "" when there is none."""
-    known = summaries()
-    number = str(rule).strip()
-    while number:
-        if number in known:
-            return translate(lang)(known[number])
-        number = number[:-1].rstrip(".") if "." not in number else number.rpartition(".")[0]
-    return ""
+    """Rule `rule` in one line, in `lang`, a rule without its own taking its section's
+    (`companion.i18n.rule_summary`); "" when there is none."""
+    return said_summary(PACKAGE, rule, lang)

@@ -16,18 +16,15 @@ set-up lie face up (8), so they are named to all.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from companion.engine.core import CHANCE, REFEREE, Action, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import deployable
 from companion.games.rumble_nation.rules.state import RNState
-from companion.i18n import Translate, language, translator
+from companion.i18n import Translate, language, rule_summaries, translator
+from companion.i18n import rule_summary as said_summary
 
 __all__ = ["PACKAGE", "both", "card_name", "either", "joined", "player", "player_name",
            "region_name", "rule_summary", "say", "summaries", "translate"]
@@ -390,22 +387,12 @@ def say(kit: RumbleNationKit, state: RNState, action: Action, viewer: str | None
 
 # --- the rules in one line ---------------------------------------------------------------------
 
-@functools.cache
 def summaries() -> Mapping[str, str]:
     """Rule number -> one line in English (`data/rule_summaries.yaml`)."""
-    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml") \
-        .read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
-    return {str(rule): str(line).strip() for rule, line in data.items()}
+    return rule_summaries(PACKAGE)
 
 
 def rule_summary(rule: str, lang: str = "en") -> str:
-    """Rule `rule` in one line, in `lang`; a rule without its own line takes its section's
-    ("5.1.2" -> "5.1" -> "5"); "" when there is none."""
-    known = summaries()
-    number = str(rule).strip()
-    while number:
-        if number in known:
-            return translate(lang)(known[number])
-        number = number.rpartition(".")[0]
-    return ""
+    """Rule `rule` in one line, in `lang`, a rule without its own taking its section's
+    (`companion.i18n.rule_summary`); "" when there is none."""
+    return said_summary(PACKAGE, rule, lang)

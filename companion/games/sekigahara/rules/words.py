@@ -16,20 +16,17 @@ rulebook's words (blocchi, marcia forzata, strada principale, castello, schierar
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import resources
 from itertools import pairwise
 from typing import Any
-
-import yaml
 
 from companion.engine.core import CHANCE, REFEREE, Action, Sentence
 from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules.context import Context
 from companion.games.sekigahara.rules.mori import OSAKA, mori_order
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED, SekigaharaState
-from companion.i18n import language, translator
+from companion.i18n import language, rule_summaries, translator
+from companion.i18n import rule_summary as said_summary
 
 __all__ = [
     "PACKAGE", "at_place", "block_name", "block_names", "card_name", "card_names",
@@ -563,21 +560,12 @@ def marks(kit: SekigaharaKit, state: SekigaharaState, action: Action) -> dict[st
 # --- rule summaries --------------------------------------------------------------------------
 
 
-@functools.cache
 def summaries() -> Mapping[str, str]:
-    """Rule number -> one line in the project's own words (data/rule_summaries.yaml)."""
-    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml").read_text("utf-8")
-    data = yaml.safe_load(text) or {}
-    return {str(rule): str(line) for rule, line in data.items()}
+    """Rule number -> one line in English (`data/rule_summaries.yaml`)."""
+    return rule_summaries(PACKAGE)
 
 
 def rule_summary(rule: str, lang: str = "en") -> str:
-    """The summary of `rule`, else of the rule it belongs to ("7.3.1" -> "7.3" -> "7");
-    "" when none is written."""
-    found = summaries()
-    key = str(rule).strip()
-    while key:
-        if key in found:
-            return translator(language(lang), PACKAGE)(found[key])
-        key = key.rpartition(".")[0]
-    return ""
+    """Rule `rule` in one line, in `lang`, a rule without its own taking its section's
+    (`companion.i18n.rule_summary`); "" when there is none."""
+    return said_summary(PACKAGE, rule, lang)

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.shogun.kit import ShogunKit
 from companion.games.shogun.rules.context import chest_value
 from companion.games.shogun.rules.state import FARMERS, ShogunState
-from companion.i18n import Translate, language, translator
+from companion.i18n import Translate, language, rule_summaries, translator
+from companion.i18n import rule_summary as said_summary
 
 __all__ = ["PACKAGE", "card_name", "player_name", "rule_summary", "say", "translate"]
 
@@ -144,17 +142,12 @@ def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
     return f"{who}: {v}"
 
 
-@functools.cache
 def summaries() -> Mapping[str, str]:
-    text = resources.files(PACKAGE).joinpath("data", "rule_summaries.yaml").read_text(
-        encoding="utf-8")
-    return {str(k): str(v) for k, v in (yaml.safe_load(text) or {}).items()}
+    """Rule number -> one line in English (`data/rule_summaries.yaml`)."""
+    return rule_summaries(PACKAGE)
 
 
 def rule_summary(rule: str, lang: str = "en") -> str:
-    """`data/rule_summaries.yaml`, a sub-rule falling back to its section's line."""
-    found = summaries()
-    key = rule
-    while key and key not in found:
-        key = key.rpartition(".")[0]
-    return translate(lang)(found[key]) if key else ""
+    """Rule `rule` in one line, in `lang`, a rule without its own taking its section's
+    (`companion.i18n.rule_summary`); "" when there is none."""
+    return said_summary(PACKAGE, rule, lang)
