@@ -206,7 +206,7 @@ export async function mount(shell) {
   shell.main.append(root);
   const layers = drawField(svg, board, geometry, el, t);
   const table = shell.page === "table";
-  zoomControls(zoom, scroll, svg, el, t);
+  zoomControls(shell.zoom, zoom, scroll, svg, t);
 
   const panels = { turn: shell.panel("bar-turn"), melee: shell.panel("bar-melee"),
     deploy: shell.panel("bar-deploy"), gone: shell.panel("bar-gone") };
@@ -832,44 +832,10 @@ function fitTable(root, scroll, geometry) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(bar, scroll, svg, el, t) {
-  let scale = 1;
-  function set(next, fx = 0.5, fy = 0.5) {
-    // Zoom about a point of the visible area (fractions of it), keeping it under the fingers.
-    const before = { x: scroll.scrollLeft + fx * scroll.clientWidth, y: scroll.scrollTop + fy * scroll.clientHeight };
-    const ratio = Math.min(4, Math.max(1, next)) / scale;
-    scale = Math.min(4, Math.max(1, next));
-    svg.style.width = (100 * scale) + "%";
-    scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
-    scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
-    svg.dataset.zoom = scale.toFixed(2);
-  }
-  const out = el("button", { "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
-  const home = el("button", { "data-zoom": "fit", "aria-label": t("Whole field") }, t("Whole field"));
-  const zin = el("button", { "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
-  out.addEventListener("click", () => set(scale / 1.5));
-  home.addEventListener("click", () => set(1));
-  zin.addEventListener("click", () => set(scale * 1.5));
-  bar.append(out, home, zin);
-  const fingers = new Map();
-  let pinch = null;
-  scroll.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") fingers.set(e.pointerId, e); });
-  scroll.addEventListener("pointermove", (e) => {
-    if (!fingers.has(e.pointerId)) return;
-    fingers.set(e.pointerId, e);
-    if (fingers.size !== 2) { pinch = null; return; }
-    const [a, b] = [...fingers.values()];
-    const d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-    const r = scroll.getBoundingClientRect();
-    const fx = ((a.clientX + b.clientX) / 2 - r.left) / r.width;
-    const fy = ((a.clientY + b.clientY) / 2 - r.top) / r.height;
-    if (!pinch) { pinch = { d, scale }; return; }
-    set(pinch.scale * d / pinch.d, fx, fy);
-  });
-  const lift = (e) => { fingers.delete(e.pointerId); pinch = null; };
-  scroll.addEventListener("pointerup", lift);
-  scroll.addEventListener("pointercancel", lift);
-  svg.dataset.zoom = "1.00";
+function zoomControls(zoom, bar, scroll, svg, t) {
+  // The shell's zoom (buttons, pinch).
+  const control = zoom(bar, scroll, svg, t("Whole field"));
+  const set = control.set;
   // A phone starts zoomed in on the melee lines, enough to read the counters.
   if (scroll.clientWidth && scroll.clientWidth < 600) {
     scroll.style.maxHeight = "62vh";

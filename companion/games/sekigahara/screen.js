@@ -200,7 +200,7 @@ export async function mount(shell) {
   shell.main.append(root);
   const layers = drawMap(svg, board, el, t);
   placeLabels(board, layers, el);
-  zoomControls(zoom, scroll, svg, el, t, shell.page !== "table");
+  zoomControls(shell.zoom, zoom, scroll, svg, t, shell.page !== "table");
 
   const chooser = el("div", { id: "seki-chooser", hidden: "" });
   root.append(chooser);
@@ -549,46 +549,11 @@ function placeLabels(board, layers, el) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(bar, scroll, svg, el, t, closeUp) {
-  let scale = 1;
-  function set(next, fx = 0.5, fy = 0.5) {
-    // Zoom about a point of the visible area (fractions of it), keeping it under the fingers.
-    const before = { x: scroll.scrollLeft + fx * scroll.clientWidth, y: scroll.scrollTop + fy * scroll.clientHeight };
-    const ratio = Math.min(4, Math.max(1, next)) / scale;
-    scale = Math.min(4, Math.max(1, next));
-    svg.style.width = (100 * scale) + "%";
-    scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
-    scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
-    svg.dataset.zoom = scale.toFixed(2);
-  }
-  const out = el("button", { "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
-  const home = el("button", { "data-zoom": "fit", "aria-label": t("Whole map") }, t("Whole map"));
-  const zin = el("button", { "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
-  out.addEventListener("click", () => set(scale / 1.5));
-  home.addEventListener("click", () => set(1));
-  zin.addEventListener("click", () => set(scale * 1.5));
-  bar.append(out, home, zin);
-  // Two fingers on the map pinch it; one finger pans it (the browser scrolls the box).
-  const fingers = new Map();
-  let pinch = null;
-  scroll.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") fingers.set(e.pointerId, e); });
-  scroll.addEventListener("pointermove", (e) => {
-    if (!fingers.has(e.pointerId)) return;
-    fingers.set(e.pointerId, e);
-    if (fingers.size !== 2) { pinch = null; return; }
-    const [a, b] = [...fingers.values()];
-    const d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-    const r = scroll.getBoundingClientRect();
-    const fx = ((a.clientX + b.clientX) / 2 - r.left) / r.width;
-    const fy = ((a.clientY + b.clientY) / 2 - r.top) / r.height;
-    if (!pinch) { pinch = { d, scale }; return; }
-    set(pinch.scale * d / pinch.d, fx, fy);
-  });
-  const lift = (e) => { fingers.delete(e.pointerId); pinch = null; };
-  scroll.addEventListener("pointerup", lift);
-  scroll.addEventListener("pointercancel", lift);
-  // A phone starts zoomed in enough to read the names, the map panned with a finger.
-  if (closeUp && scroll.clientWidth && scroll.clientWidth < 600) set(2.2, 0, 0);
+function zoomControls(zoom, bar, scroll, svg, t, closeUp) {
+  // The shell's zoom (buttons, pinch); a phone starts zoomed in enough to read the names, the
+  // map panned with a finger.
+  const control = zoom(bar, scroll, svg, t("Whole map"));
+  if (closeUp && scroll.clientWidth && scroll.clientWidth < 600) control.set(2.2, 0, 0);
 }
 
 // --- blocks ----------------------------------------------------------------------------------------------

@@ -213,13 +213,58 @@ function renderPlainFacts(view) {
   box.replaceChildren(el("h2", {}, t("The position")), table);
 }
 
+function zoom(bar, scroll, svg, homeLabel) {
+  // A board's zoom, shared by the games' screens: buttons everywhere (out, the whole board, in),
+  // two fingers pinch on a phone and one pans (the browser scrolls the box). The board is
+  // widened inside its scrolling box; `set(scale, fx, fy)` zooms about a point of the visible
+  // area (fractions of it), keeping it under the fingers. `homeLabel` names the whole board in
+  // the device's language ("Whole map").
+  let scale = 1;
+  function set(next, fx = 0.5, fy = 0.5) {
+    const before = { x: scroll.scrollLeft + fx * scroll.clientWidth, y: scroll.scrollTop + fy * scroll.clientHeight };
+    const ratio = Math.min(4, Math.max(1, next)) / scale;
+    scale = Math.min(4, Math.max(1, next));
+    svg.style.width = (100 * scale) + "%";
+    scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
+    scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
+    svg.dataset.zoom = scale.toFixed(2);
+  }
+  const out = el("button", { "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
+  const home = el("button", { "data-zoom": "fit", "aria-label": homeLabel }, homeLabel);
+  const zin = el("button", { "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
+  out.addEventListener("click", () => set(scale / 1.5));
+  home.addEventListener("click", () => set(1));
+  zin.addEventListener("click", () => set(scale * 1.5));
+  bar.append(out, home, zin);
+  const fingers = new Map();
+  let pinch = null;
+  scroll.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") fingers.set(e.pointerId, e); });
+  scroll.addEventListener("pointermove", (e) => {
+    if (!fingers.has(e.pointerId)) return;
+    fingers.set(e.pointerId, e);
+    if (fingers.size !== 2) { pinch = null; return; }
+    const [a, b] = [...fingers.values()];
+    const d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
+    const r = scroll.getBoundingClientRect();
+    const fx = ((a.clientX + b.clientX) / 2 - r.left) / r.width;
+    const fy = ((a.clientY + b.clientY) / 2 - r.top) / r.height;
+    if (!pinch) { pinch = { d, scale }; return; }
+    set(pinch.scale * d / pinch.d, fx, fy);
+  });
+  const lift = (e) => { fingers.delete(e.pointerId); pinch = null; };
+  scroll.addEventListener("pointerup", lift);
+  scroll.addEventListener("pointercancel", lift);
+  svg.dataset.zoom = "1.00";
+  return { set, scale: () => scale };
+}
+
 async function mountScreen(boardPath) {
   // The game's module draws its board from the kit's data and each view; without one, a
   // sentence says so and the shared panels carry on.
   if (!about.screen) { noScreen(about.missing || about.title + " has no tablet screen yet"); return null; }
   const shell = {
     page, game: about, main: panel("screen"), el, show, isPlayer, act, choose, t, fill, lang, roleName,
-    panel: gamePanel,
+    panel: gamePanel, zoom,
     board: (parts = []) => json(boardPath + (parts.length ? "?parts=" + parts.map(encodeURIComponent).join(",") : "")),
   };
   try {
