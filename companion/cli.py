@@ -375,7 +375,8 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None,
         with _Progress(f"{spec.title}: random games") as bar:
             report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games),
                               options=chosen)
-    except (EngineError, ValueError) as exc:  # a refused option names the ones there are  # said once the bar is closed, on a line of its own
+    except (EngineError, ValueError) as exc:  # a refused option names the ones there are;
+        # said once the bar is closed, on a line of its own
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
     figures = report.to_json()
