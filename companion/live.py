@@ -124,6 +124,8 @@ class LiveTable:
             reader.stop()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self.source is not None:
+            self.source.close()  # the camera is free for the next serve or calibrate
         if self.session is not None and self.session.hardware is not None:
             self.session.hardware.close()
 

@@ -54,8 +54,8 @@ def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
              options: Mapping[str, Any] | None = None) -> SimReport:
     """Play `games` seeded random games of a game (name or alias) with `options` (the
     player count, a board side...) and verify each one's record (`tick` after each: a
-    progress bar). Raises UnknownGameName for a name no game has, EngineError for options
-    the game refuses."""
+    progress bar). Raises UnknownGameName for a name no game has, ValueError for options the
+    game does not have or values it refuses."""
     spec = game(game_name)
     report = SimReport(game=spec.name)
     kit = load_kit(spec.kit)

@@ -192,3 +192,15 @@ def test_how_a_game_ended_is_said_in_each_screens_language(tmp_path):
     client = app_for(hub)[0].test_client()
     replayed = client.get(f"/api/replay/{hub.session.game_id}?lang=it").get_json()
     assert replayed["outcome"]["termination"] == italian
+
+
+def test_a_kept_or_translated_sentence_that_cannot_be_formatted_is_still_said():
+    """A kept question or a catalog line with a field the values cannot give (`{a.b}`,
+    `{a[0]}`, a missing name) is said as text, never an error: a server must start."""
+    from companion.engine.core.sentence import from_data
+
+    for template in ("{a.b} moved", "{a[0]} moved", "{nobody} moved"):
+        assert from_data({"template": template, "values": {"a": 3}}) == template
+    said = Sentence("{block} moved", block="Ukita")
+    for broken in ("{block.x} mosso", "{block[x]} mosso", "{blocco} mosso"):
+        assert say(said, lambda _s, b=broken: b) == "Ukita moved"

@@ -165,3 +165,36 @@ def test_the_room_report_meets_the_issues_targets():
     assert figures["spurious_diffs"] == 0
     assert figures["false_hand_flags"] == 0
     assert figures["hands"]["resting_not_flagged"] == 0
+
+
+def test_with_a_lens_calibration_a_card_near_the_frame_corner_hides_its_blocks_not_gone():
+    """With a wide lens and its calibration the tags' corners are undistorted, but the change
+    test compares the frame's own (distorted) pixels: it places the stable tags from the raw
+    reads, so a card over a stack near a corner of the frame hides those blocks."""
+    import numpy as np
+
+    from companion.vision.intrinsics import Intrinsics
+
+    width, height = MEDIUM
+    focal = float(max(MEDIUM))  # the synthetic lens: r' = r (1 + k1 r^2) about the centre
+    lens = Intrinsics(np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]]),
+                      np.array([-0.08, 0, 0, 0, 0], float), 0.0, 0)
+    camera = Camera(MEDIUM, k1=0.08)
+    reader, tracker = TableReader(GEOMETRY, intrinsics=lens), StableTracker()
+    for seed in range(4):
+        tracker.feed(reader.read(SYNTH.photograph(SCENE, camera, replace(STILL, seed=seed))
+                                 .image))
+    assert tracker.stable is not None
+    middle = (GEOMETRY.board_mm[0] / 2, GEOMETRY.board_mm[1] / 2)
+    far = max(SCENE.tags, key=lambda t: (SCENE.tags[t][1][0] - middle[0]) ** 2
+              + (SCENE.tags[t][1][1] - middle[1]) ** 2)
+    _, where = SCENE.tags[far]
+    under = Scene({t: z for t, z in SCENE.tags.items() if abs(z[1][0] - where[0]) > 50
+                   or abs(z[1][1] - where[1]) > 50})
+    covered = set(SCENE.tags) - set(under.tags)
+    card = replace(STILL, cards=((where[0], where[1], 10.0),))
+    readings = [reader.read(SYNTH.photograph(under, camera, replace(card, seed=s)).image)
+                for s in range(40, 52)]
+    diffs = [tracker.feed(r) for r in readings]
+    assert all(d is None for d in diffs), [d for d in diffs if d]
+    assert covered <= set(readings[-1].hidden)

@@ -24,7 +24,6 @@ import cv2
 import numpy as np
 
 from companion.engine import REFEREE, Action, Alert, IllegalAction, Proposal, Question, Ruling
-from companion.engine.core import Sentence
 from companion.inputs.events import ButtonPressed, CardScanned, InputEvent, ReadProblem
 from companion.inputs.gpio import TableHardware
 from companion.record.session import Session
@@ -117,7 +116,7 @@ class TableSession:
         pieces put where they may not go)."""
         with self.hub.lock:
             kept = self.hub.session.store.table_state(self.hub.session.game_id).get(DESYNC)
-            alert = _alert_from_json(kept) if isinstance(kept, dict) else None
+            alert = Alert.from_data(kept)
             if alert is None:
                 return
             self.referee.desync = self._kept = alert
@@ -130,7 +129,7 @@ class TableSession:
             return
         self._kept = desync
         self.hub.session.store.put_table_state(
-            self.hub.session.game_id, DESYNC, None if desync is None else _alert_json(desync))
+            self.hub.session.game_id, DESYNC, None if desync is None else desync.to_data())
 
     def on_frame(self, image: np.ndarray) -> Any:
         """One camera frame: a stable diff is judged and acted on; returns it.
@@ -306,44 +305,3 @@ class TableSession:
                            interpolation=cv2.INTER_AREA)
         ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
-
-
-def _alert_json(alert: Alert) -> dict[str, Any]:
-    """An alert as the store keeps it: its sentences with their templates, so that each
-    screen still says them in its own language after a restart."""
-    return {"rule": alert.rule, "message": _text_json(alert.message),
-            "legal": [_text_json(text) for text in alert.legal], "role": alert.role,
-            "fix": _text_json(alert.fix), "public_fix": _text_json(alert.public_fix)}
-
-
-def _alert_from_json(data: dict[str, Any]) -> Alert | None:
-    """The alert `_alert_json` kept; None for anything else (a store written by another
-    version: the camera's next look at the table says whether it is in order)."""
-    try:
-        role = data.get("role")
-        return Alert(str(data["rule"]), _said(data["message"]),
-                     tuple(_said(text) for text in data.get("legal", [])),
-                     role if isinstance(role, str) else None,
-                     _said(data.get("fix", "")), _said(data.get("public_fix", "")))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
-
-
-def _text_json(text: Any) -> Any:
-    if isinstance(text, Sentence):
-        return {"sentence": text.template,
-                "values": {name: _text_json(value) for name, value in text.values.items()}}
-    return text if isinstance(text, (str, int, float, bool)) or text is None else str(text)
-
-
-def _said(data: Any) -> str:
-    """A kept text: a sentence again, or the plain text it was."""
-    made = _text_from_json(data)
-    return made if isinstance(made, str) else str(made)
-
-
-def _text_from_json(data: Any) -> Any:
-    if isinstance(data, dict):
-        values = {str(name): _text_from_json(v) for name, v in data["values"].items()}
-        return Sentence(str(data["sentence"]), **values)
-    return data

@@ -13,7 +13,9 @@ the reference. `detect` is ours, in two stages, and several times faster on a 12
    candidates are also looked for with a wider threshold window, and every candidate of a
    tag's size that stage 2 could not read is read against a blur model (`decode.SecondChance`:
    corners by edge fitting, the blur measured on the tag, every code's blurred image compared
-   by correlation, a large margin to the next code required). Nothing on a sharp frame.
+   by correlation, a large margin to the next code required). On a sharp frame (every clear
+   read decided with a wide margin, at least `size_reads` of them) no wider search is made,
+   and only a candidate of a tag's size that stage 2 could not read costs anything.
 
 Why not ArUco on the reduced frame: in OpenCV 5 a candidate that is not a tag costs about a
 millisecond (its identification compares it with every code), and a board full of squares,
@@ -81,8 +83,9 @@ class DetectorConfig:
     second_max_hamming: int = 8
     """A read of the second chance rests on the whole image, not on bits: its bits read back
     from the deblurred cells (which blur leaves uncertain: 8 is measured on tags blurred by
-    two cells) may differ from its code in at most this many cells. Lower it with `max_hamming`
-    to drop damaged tags (a sharp tag's bits read back exactly)."""
+    two cells) may differ from its code in at most this many cells; `max_hamming` does not
+    bound it (it counts bits the first pass read). Lower this to drop damaged tags (a sharp
+    tag's bits read back exactly)."""
     size_reads: int = 5
     """With at least this many clear reads in a frame, the second chance reads only
     candidates from three quarters of the smallest read's size to a third over the largest's

@@ -335,7 +335,8 @@ class LivePreview:
 
     def _take(self) -> PreviewFrame:
         number, text = self._last.number + 1, self._source_text
-        assert self._source is not None
+        if self._source is None:  # a request still running as the page shuts down
+            return PreviewFrame(number, text, "closed", problem="the preview is closed")
         try:
             frame = self._source.next_frame()
         except (OSError, RuntimeError, cv2.error) as exc:  # a driver's own failure

@@ -32,7 +32,7 @@ class FrameSource:
 
     def close(self) -> None:
         """Let the camera go, so that another program or the next source can open it; the
-        next frame asked for opens it again. Nothing to do for files."""
+        next frame asked for opens it again. Nothing to do for a folder of stills."""
 
 
 @dataclass
@@ -94,6 +94,12 @@ class VideoFile(FrameSource):
         ok, frame = self._capture.read()
         self.status = "playing" if ok else "end of video"
         return frame if ok else None
+
+    def close(self) -> None:
+        """Let the file go (asked again, the video plays from its start)."""
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
 
 
 @dataclass

@@ -21,6 +21,7 @@ names the zones the camera cannot see there (`Reading.blind`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -193,7 +194,10 @@ class Occlusion:
     moved, and the reference is dropped until the next stable table."""
     reference: View | None = None
     noise: float = 0.0
-    """The difference between two still frames at set-up (robust sigma, grey levels)."""
+    """The difference between two still frames at set-up (robust sigma, grey levels): measured
+    until the first stable table only, so that a noisy pair later (the camera knocked) does not
+    raise the threshold for the rest of the game."""
+    _measured: bool = False
     _last: np.ndarray | None = field(default=None, repr=False)
     _places: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     _still: int = 0
@@ -219,6 +223,7 @@ class Occlusion:
         self._places = {t: view.places[t] if t in view.places else self._places[t]
                         for t in tags if t in view.places or t in self._places}
         self.reference = view
+        self._measured = True
         self._still = 0
 
     def judge(self, view: View, geometry: Geometry, moving: bool, read: Iterable[int],
@@ -234,7 +239,8 @@ class Occlusion:
                 and float(np.abs(now - then).max()) > self.moved_px:
             self.reference = reference = None  # the camera moved: wait for a stable table
         if reference is None:
-            if last is not None and not moving and last.shape == image.shape:
+            if not self._measured and last is not None and not moving \
+                    and last.shape == image.shape:
                 pair = float(np.median(np.abs(_evened(last, image) - last))) * 1.4826
                 self.noise = max(self.noise, pair)  # set-up: the still scene's own noise
             return False, False, ()
@@ -322,9 +328,10 @@ class TableReader:
     occlusion: Occlusion = field(default_factory=Occlusion)
     """Hands, arms and cards by change against the stable table; saturated regions."""
     _previous: np.ndarray | None = None
+    _raw_calibration: Calibration | None = None
 
     def read(self, frame: np.ndarray) -> Reading:
-        reads = self.detector.detect(frame)
+        reads = raw = self.detector.detect(frame)
         if self.intrinsics is not None:
             lens = self.intrinsics
             reads = [TagRead(r.id, lens.undistort(r.corners), r.hamming, r.margin)
@@ -335,7 +342,7 @@ class TableReader:
             if self.calibration is None:
                 return Reading({}, (), (), False, self._motion(frame))
         assert self.calibration is not None
-        view = self.occlusion.view(frame, {r.id: r.center for r in reads}, self.calibration)
+        view = self.occlusion.view(frame, {r.id: r.center for r in raw}, self._in_pixels(raw))
         blind_mask, blind = self.occlusion.blind(view, self.geometry)
         moving = self._motion(frame, blind_mask)
         occluded, settled, hidden = self.occlusion.judge(
@@ -359,6 +366,17 @@ class TableReader:
         return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True,
                        moving or (occluded and not settled), positions, occluded, hidden, blind,
                        view)
+
+    def _in_pixels(self, raw: list[TagRead]) -> Calibration:
+        """The board in the frame's own pixels, as the occlusion test compares them: with a
+        lens calibration the tags' corners were undistorted, so the pixels of the (distorted)
+        frame are placed from the raw reads; the last fit is kept while too few corners show."""
+        assert self.calibration is not None
+        if self.intrinsics is None:
+            return self.calibration
+        with contextlib.suppress(BoardNotFound):
+            self._raw_calibration = calibrate(self.geometry, raw)
+        return self._raw_calibration or self.calibration
 
     def _standing(self, frame: np.ndarray) -> Callable[[float, float], tuple[float, float]]:
         """For this frame: frame pixel of a tag -> board mm of the block it stands on. The tag

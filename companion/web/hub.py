@@ -20,12 +20,12 @@ from typing import Any
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalAction, say
 from companion.engine.core.sentence import from_data, to_data
-from companion.i18n import DEFAULT, translator
+from companion.i18n import DEFAULT
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
 from companion.web.about import GameAbout, describe
 from companion.web.gamelog import GameLog
-from companion.web.replays import outcome_said
+from companion.web.replays import outcome_said, sentences_in
 
 __all__ = ["NOT_YOUR_CARD", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
 
@@ -115,11 +115,6 @@ class Tokens:
 
 Subscriber = tuple[str, str, Callable[[dict[str, Any]], None]]
 """A live screen: its role, its language, and how a fresh view reaches it."""
-
-
-def game_package(rules: Any) -> str:
-    """The package of a game's rules (`companion.games.NAME`), whose catalogs say its words."""
-    return ".".join(type(rules).__module__.split(".")[:3])
 
 
 class Hub:
@@ -253,7 +248,7 @@ class Hub:
             return None
         shown = self.alert.for_role(role)
         rules = self.session.game.rules
-        translate = translator(lang, game_package(rules), "companion.engine", "companion.web")
+        translate = sentences_in(rules, lang)
         shown["message"] = say(shown["message"], translate)
         shown["summary"] = rules.rule_summary(self.alert.rule, lang)
         if shown["legal"] and len(self._alternatives) == len(self.alert.legal):
@@ -388,8 +383,7 @@ class Hub:
         game = self.session.game
         owner = options[0].role if options else None
         shown = role in (owner, REFEREE)
-        translate = translator(lang, game_package(game.rules), "companion.engine",
-                               "companion.web")
+        translate = sentences_in(game.rules, lang)
         return {"text": say(text, translate), "by": owner,
                 "options": [a.text() for a in options] if shown else [],
                 "words": [game.rules.say(game.state, a, role, lang) for a in options]

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import REFEREE, Event, Game, say
-from companion.i18n import translator
+from companion.i18n import Translate, translator
 from companion.record.format import Entry, Record
 from companion.record.replay import UNDO, Replayer
 from companion.record.store import Store
 
-__all__ = ["Positions", "ReplayCache", "outcome_said"]
+__all__ = ["Positions", "ReplayCache", "game_package", "outcome_said", "sentences_in"]
 
 
 @dataclass(frozen=True)
@@ -99,15 +99,25 @@ def line_words(rules: Any, entries: Sequence[Entry], before: Callable[[int], Any
     return said[key]
 
 
+def game_package(rules: Any) -> str:
+    """The package of a game's rules (`companion.games.NAME`), whose catalogs say its words."""
+    return ".".join(type(rules).__module__.split(".")[:3])
+
+
+def sentences_in(rules: Any, lang: str) -> Translate:
+    """What says the rules' sentences (refusals, fixes, questions, a game's end) in `lang`:
+    the game's catalogs, then the engine's, then the shell's."""
+    return translator(lang, game_package(rules), "companion.engine", "companion.web")
+
+
 def outcome_said(game: Game[Any], lang: str) -> dict[str, Any] | None:
     """How the game ended, its reason said in `lang` (the rules write it as a `Sentence`; a
     game's catalog, the engine's and the shell's say it again); None while it goes on."""
     outcome = game.outcome
     if outcome is None:
         return None
-    package = ".".join(type(game.rules).__module__.split(".")[:3])
-    translate = translator(lang, package, "companion.engine", "companion.web")
-    return {**outcome.to_json(), "termination": say(outcome.termination, translate)}
+    return {**outcome.to_json(),
+            "termination": say(outcome.termination, sentences_in(game.rules, lang))}
 
 
 def rule_of(events: Sequence[Event]) -> str:

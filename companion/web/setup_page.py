@@ -200,11 +200,11 @@ def _described() -> dict[str, Any]:
 @bp.post("/setup/api/public-url")
 def public_url() -> ResponseReturnValue:
     """Save where the phones reach the table (settings.yaml, as companion setup does),
-    keeping the broadcast."""
+    keeping every other setting."""
     typed = _text(body(), "public_url", MAX_URL)
     try:
         kept = load_settings()
-        chosen = Settings(public_url=typed.strip(), broadcast=kept.broadcast)
+        chosen = Settings.model_validate({**kept.model_dump(), "public_url": typed.strip()})
         save_settings(chosen)
     except SettingsError as exc:
         abort(409, str(exc))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core.rules import REFEREE
-from companion.engine.core.sentence import Sentence
+from companion.engine.core.sentence import Sentence, from_data, to_data
 from companion.engine.core.values import Action
 
 __all__ = ["Alert", "Proposal", "Question", "Ruling"]
@@ -48,6 +48,25 @@ class Alert:
     public_fix: str = ""
     """The same fix for everyone else, without hidden identities ("put the 3 blocks back at
     Gifu" rather than naming them); empty: the others are told no fix."""
+
+    def to_data(self) -> dict[str, Any]:
+        """The alert as a store keeps it (JSON-ready): its sentences keep their templates, so
+        that each screen still says them in its own language after a restart."""
+        return {"rule": self.rule, "message": to_data(self.message),
+                "legal": [to_data(text) for text in self.legal], "role": self.role,
+                "fix": to_data(self.fix), "public_fix": to_data(self.public_fix)}
+
+    @classmethod
+    def from_data(cls, data: Any) -> Alert | None:
+        """The alert `to_data` kept; None for anything else (a store written by another
+        version: the table's next look says whether it is in order)."""
+        if not isinstance(data, dict) or not isinstance(data.get("rule"), str):
+            return None
+        role, legal = data.get("role"), data.get("legal", [])
+        return cls(data["rule"], from_data(data.get("message", "")),
+                   tuple(from_data(text) for text in legal) if isinstance(legal, list) else (),
+                   role if isinstance(role, str) else None, from_data(data.get("fix", "")),
+                   from_data(data.get("public_fix", "")))
 
     def for_role(self, viewer: str) -> dict[str, Any]:
         """The acting role (and the referee) see the message and the fix; others only the

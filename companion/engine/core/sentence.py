@@ -52,8 +52,8 @@ class Sentence(str):
         for template in (translated, self.template):
             try:
                 return template.format(**shown) if shown else template
-            except (KeyError, IndexError, ValueError):
-                continue
+            except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+                continue  # a field the values lack, or `{a.b}`, `{a[0]}` they cannot give
         return str(self)
 
 
@@ -87,5 +87,5 @@ def from_data(data: Any) -> str:
             for name, value in values.items()}
     try:
         return Sentence(data["template"], **made)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(data["template"])
