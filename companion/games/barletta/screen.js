@@ -206,7 +206,7 @@ export async function mount(shell) {
   shell.main.append(root);
   const layers = drawField(svg, board, geometry, el, t);
   const table = shell.page === "table";
-  zoomControls(shell.zoom, zoom, scroll, svg, t);
+  if (shell.zoom) zoomControls(shell.zoom, zoom, scroll, svg, t);  // not on a broadcast's thumbnail
 
   const panels = { turn: shell.panel("bar-turn"), melee: shell.panel("bar-melee"),
     deploy: shell.panel("bar-deploy"), gone: shell.panel("bar-gone") };

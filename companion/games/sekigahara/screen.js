@@ -200,7 +200,7 @@ export async function mount(shell) {
   shell.main.append(root);
   const layers = drawMap(svg, board, el, t);
   placeLabels(board, layers, el);
-  zoomControls(shell.zoom, zoom, scroll, svg, t, shell.page !== "table");
+  if (shell.zoom) zoomControls(shell.zoom, zoom, scroll, svg, t, shell.page !== "table");  // not on a broadcast's thumbnail
 
   const chooser = el("div", { id: "seki-chooser", hidden: "" });
   root.append(chooser);
