@@ -276,10 +276,11 @@ def test_every_shipped_vision_benchmark_keeps_the_contract(name):
 @pytest.mark.slow
 def test_sekigaharas_vision_benchmark_runs_from_the_command_with_small_settings():
     result = run("bench", "vision", "--game", "sekigahara", "--frames", "1", "--sequences",
-                 "1", "--json")
+                 "1", "--room", "0", "--json")  # the room's conditions: test_vision_room
     assert result.exit_code == 0, result.output
     f = json.loads(result.output)
     assert f["frames"] == 1 and f["sequences"] == 1 and f["visible_tags"] > 0
+    assert "room" not in f
     assert f["pipeline_ms_p50_12mp"] <= f["pipeline_ms_p95_12mp"]
     assert 0.9 <= f["zone_recall"] <= 1 and f["wrong_ids"] == 0
 
@@ -379,3 +380,27 @@ def test_an_installed_wheel_holds_the_data_and_runs_the_main_jobs(tmp_path):
                               text=True, check=False, env=env, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         assert "OK" in done.stdout
+
+
+def test_sekigaharas_vision_benchmark_says_the_rooms_conditions():
+    """The room's figures (issue 19) come out of `bench vision` in sentences too: one line a
+    condition, the hands, the totals."""
+    from companion.games.sekigahara.vision_bench import describe
+    from companion.vision.room import CONDITIONS
+
+    condition = {"zone_recall": 1.0, "wrong_ids": 0, "false_hand_flags": 0, "frames": 8,
+                 "spurious_diffs": 0, "reported_gone": 0, "stalled_tables": 0,
+                 "blind_frames": 0}
+    figures = {"pipeline_ms_p50_12mp": 80, "pipeline_ms_p95_12mp": 110,
+               "plain_aruco_ms_p50_12mp": 200, "speedup_12mp": 2.5, "fps_1080p": 6,
+               "zone_recall_1080p": 0.8, "visible_tags": 30, "zone_recall": 1.0,
+               "plain_zone_recall": 1.0, "wrong_zones": 0, "ambiguous": 0, "wrong_ids": 0,
+               "spurious_diffs": 0,
+               "room": {"conditions": dict.fromkeys(CONDITIONS, condition),
+                        "hands": {"by_tone": {}, "sequences": 8, "spurious_diffs": 0,
+                                  "resting_not_flagged": 0, "resting_frames": 46},
+                        "wrong_ids": 0, "spurious_diffs": 0, "false_hand_flags": 0}}
+    lines = describe(figures)
+    for name in CONDITIONS:
+        assert any(line.startswith(f"{name}: zone recall 1.0") for line in lines), name
+    assert lines[-1] == "in all: 0 wrong ids, 0 spurious diffs, 0 false hand flags"
