@@ -50,7 +50,9 @@ def write_card_labels(cards: Sequence[tuple[str, str]], path: Path, *, width_mm:
 
 def _label(pdf: FPDF, card: tuple[str, str], x: float, y: float, w: float, h: float) -> None:
     png = io.BytesIO()
-    segno.make(card_code(card[0]), error="m").save(png, kind="png", scale=8, border=2)
+    # micro=False: segno picks a Micro QR for a short code, which pyzbar (and most phone
+    # scanners) cannot read; a card id as short as `kita_1` would be unreadable.
+    segno.make(card_code(card[0]), error="m", micro=False).save(png, kind="png", scale=8, border=2)
     png.seek(0)
     size = h - 2
     pdf.image(png, x=x + 1, y=y + 1, w=size, h=size)

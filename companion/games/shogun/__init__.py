@@ -1,11 +1,12 @@
 """Shogun (Dirk Henn, Queen Games): the rules (`rules/`, chapters of the Italian rulebook,
 numbered in docs/shogun.md) and the kit (`kit.py`, `data/`: THE PROJECT'S EXAMPLE BOARD, not
 the printed map). The tablet screen is
-`screen.js`; no table referee or simulated table player yet."""
+`screen.js`; the card label sheets are `labels.py`. No table referee or simulated table player
+yet."""
 
 from companion.games import GameSpec
 from companion.games.shogun import kit as kit
 from companion.games.shogun.rules import ShogunRules
 
 GAME = GameSpec(name="shogun", title="Shogun", rules=ShogunRules, kit="shogun",
-                screen="screen.js")
+                screen="screen.js", labels="labels:card_labels")
