@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 SNAPSHOT_WIDTH = 1024
 """Stable frames kept with the actions they caused are reduced to this width (JPEG)."""
 DESYNC = "desync"
+BLIND_FRAMES = 3
+"""Frames that must agree on where the camera cannot see before the screens say so (or stop
+saying it): a hand passing through a reflection must not make the notice flicker."""
 """The store's table-state key for the table's desync (its alert), kept across a restart."""
 
 
@@ -67,6 +70,8 @@ class TableHost(Protocol):
 
     def clear_alert(self) -> None: ...
 
+    def camera_blind(self, zones: tuple[str, ...]) -> None: ...
+
 
 @dataclass
 class TableCounts:
@@ -94,6 +99,8 @@ class TableSession:
     """A stable snapshot came while the game was paused: compare it with the record."""
     _kept: Alert | None = None
     """The desync as last written to the store (written again only when it changes)."""
+    _blind: tuple[tuple[str, ...], int] = ((), 0)
+    """Where the last frames could not see, and for how many frames in a row."""
 
     @property
     def referee(self) -> Any:
@@ -138,7 +145,9 @@ class TableSession:
         tablet action cannot land between the state the referee judged and the record."""
         self.counts.frames += 1
         first = self.tracker.stable is None
-        diff = self.tracker.feed(self.parts.reader.read(image))
+        reading = self.parts.reader.read(image)
+        self._watch_blind(getattr(reading, "blind", ()))
+        diff = self.tracker.feed(reading)
         if diff is None:
             return None
         with self.hub.lock:
@@ -153,6 +162,16 @@ class TableSession:
             else:
                 self._rule(self.referee.on_diff(self.state, diff), "camera")
         return diff
+
+    def _watch_blind(self, blind: Any) -> None:
+        """Tell the screens where the camera cannot see (a saturated reflection: the tags
+        there are hidden, not gone), once `BLIND_FRAMES` frames agree; readers that cannot
+        tell have no `blind` and say nothing."""
+        zones = tuple(sorted({zone for area in blind for zone in area.zones}))
+        seen, frames = self._blind
+        self._blind = (zones, frames + 1 if zones == seen else 1)
+        if self._blind[1] == BLIND_FRAMES:
+            self.hub.camera_blind(zones)
 
     def card_owner(self, code: str) -> str | None:
         """Whose card `code` is now, by the game's referee (the hub asks before a code typed

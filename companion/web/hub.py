@@ -161,6 +161,9 @@ class Hub:
         self.new_set_check: Callable[[], Any] | None = None
         """Makes a set check of the physical set the live table reads (set by the live table:
         the web layer does not know the table's parts); None without a live table."""
+        self.blind: tuple[str, ...] = ()
+        """Zones the camera cannot see (a lamp's reflection saturates it there), as the live
+        table last said; every screen says which, so the players move the lamp (#19)."""
         self.set_check: Any = None
         """The set check while it runs (`companion.table.setcheck.SetCheck`): the camera and
         the reader feed it, not the game."""
@@ -207,7 +210,21 @@ class Hub:
                 "picks": [p.to_json() for p in game.rules.picks(game.state, lang)]
                 if role == REFEREE and CHANCE in game.to_move() else [],
                 "set_check": self._set_check_for(role, lang),
+                "blind": self._blind_places(),
             }
+
+    def _blind_places(self) -> list[str]:
+        """The places the camera cannot see, by their names on the map (public: the map is)."""
+        names = {str(loc.id): str(loc.name) for loc in
+                 getattr(self.session.game.rules.kit, "locations", ())}
+        return [names.get(zone, zone.replace("_", " ")) for zone in self.blind]
+
+    def camera_blind(self, zones: tuple[str, ...]) -> None:
+        """The live table says where its camera cannot see now (nowhere: `()`)."""
+        with self._lock:
+            if zones != self.blind:
+                self.blind = zones
+                self._changed()
 
     def _set_check_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """The referee's set check: what it has named and what it misses (true identities:

@@ -312,6 +312,15 @@ function renderHeader(state) {
   document.body.classList.toggle("my-turn", mine);
 }
 
+function renderBlind(places) {
+  // Where the camera cannot see (a lamp's reflection): pieces there are kept as they were,
+  // not taken for gone, and the players are asked to move the light.
+  const bar = panel("blind");
+  if (!bar) return;
+  bar.textContent = places.length ? fill("The camera cannot see {places}: a lamp's reflection blinds it there. Move the lamp or turn it away.", { places: places.join(", ") }) : "";
+  show(bar, places.length > 0);
+}
+
 function ruleRef(rule, summary) {
   // A rule number a player can tap for its summary.
   const ref = el("button", { class: "rule-ref", type: "button", "data-rule": rule }, fill("rule {rule}", { rule }));
@@ -696,6 +705,7 @@ function render(state) {
   sounds(current, state);
   current = state;
   renderHeader(state);
+  renderBlind(state.blind || []);
   renderAlert(state.alert);
   renderQuestion(state);
   renderInputs(state);
