@@ -13,6 +13,7 @@ import yaml
 from companion.vision.detect import TagDetector, TagRead
 from companion.vision.geometry import Geometry
 from companion.vision.intrinsics import Intrinsics
+from companion.vision.pose import PoseNotFound, camera_pose
 from companion.vision.table import Calibration, calibrate
 
 __all__ = ["calibrate_frame", "camera_height", "draw_overlay", "lens_intrinsics",
@@ -23,8 +24,9 @@ def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
                     detector: TagDetector | None = None,
                     camera_height_mm: float | None = None) -> Calibration:
     """Calibrate from one frame; write `camera.yaml` and `overlay.png` into `out`. The
-    camera's height above the map (measured with a tape) lets the reader allow for the
-    blocks' height (see `TableReader.camera_height_mm`)."""
+    camera's pose from the corner markers (`pose`: the point under it and its height, for a
+    person to check; the reader estimates it again on every frame) is saved with it; a
+    height measured with a tape wins over the pose's (see `TableReader.camera_height_mm`)."""
     reads = (detector or TagDetector()).detect(frame)
     calibration = calibrate(geometry, reads)
     out.mkdir(parents=True, exist_ok=True)
@@ -36,9 +38,25 @@ def calibrate_frame(geometry: Geometry, frame: np.ndarray, out: Path,
         "fit_error_mm": round(calibration.error_mm, 3),
         **({"height_mm": float(camera_height_mm)} if camera_height_mm else {}),
         **({"intrinsics": lens} if lens else {}),
+        "pose": _pose(geometry, reads, frame, Intrinsics.from_yaml(lens) if lens else None),
     }, sort_keys=False))
     cv2.imwrite(str(out / "overlay.png"), draw_overlay(geometry, frame, calibration, reads))
     return calibration
+
+
+def _pose(geometry: Geometry, reads: list[TagRead], frame: np.ndarray,
+          lens: Intrinsics | None) -> dict[str, Any]:
+    """The camera's pose for camera.yaml: where it is, or why it could not be told."""
+    if lens is not None:
+        reads = [TagRead(r.id, lens.undistort(r.corners), r.hamming, r.margin) for r in reads]
+    try:
+        pose = camera_pose(geometry, reads, (int(frame.shape[1]), int(frame.shape[0])),
+                           None if lens is None else lens.matrix)
+    except PoseNotFound as why:
+        return {"not_found": str(why)}
+    return {"under_camera_mm": [round(v, 1) for v in pose.under],
+            "height_mm": round(pose.height_mm, 1), "focal_px": round(pose.focal_px, 1),
+            "focal_from": pose.source, "error_px": round(pose.error_px, 3)}
 
 
 def saved(folder: Path) -> dict[str, Any]:
@@ -51,7 +69,8 @@ def saved(folder: Path) -> dict[str, Any]:
 
 
 def camera_height(folder: Path) -> float | None:
-    """The camera height saved by `companion calibrate --camera-height-mm`, if any."""
+    """The camera height saved by `companion calibrate --camera-height-mm`, if any (measured
+    with a tape: given to the reader, it wins over the height of the camera's pose)."""
     height = saved(folder).get("height_mm")
     return float(height) if height else None
 

@@ -10,11 +10,19 @@ either way the tracker would not trust them), and whether the tracker reports an
 must not: nothing changed). In the saturated glare condition the lamp's reflection appears
 after the set-up, over blocks: none may be reported gone.
 
+In the tilt conditions a real (pinhole) camera looks at the table from 1 m, tilted 10 or 15
+degrees, and the tags are drawn where it sees them on top of their 25 mm blocks (`Pinhole`:
+the synthetic camera draws the parallax about the frame's centre, right only looking straight
+down): each tag's board position is scored against where its block stands
+(`position_error_mm_p50`, `_p95`, `_max`), with the errors of the point under the camera and
+of the camera height the reader used.
+
 Hand sequences: hands of 8 skin tones (hue 25 degrees among them), forearm and sleeve entering
 from the frame's edge, resting over blocks, then leaving, in mild mixed conditions: every
 diff after the first (the table as first seen) is spurious.
 
-`python -m companion.vision.room --json` prints the figures (`--frames`, `--seed`, `--size`).
+`python -m companion.vision.room --json` prints the figures (`--frames`, `--seed`, `--size`,
+`--sequences` (0: no hands), `--condition NAME` to run only some).
 """
 
 from __future__ import annotations
@@ -27,15 +35,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from companion.kits import load_kit
 from companion.vision.corpus import random_scene
 from companion.vision.detect import TagDetector
 from companion.vision.geometry import Geometry
-from companion.vision.synth import Camera, Frame, Look, Scene, Synth, random_camera
+from companion.vision.intrinsics import Intrinsics
+from companion.vision.synth import PX_PER_MM, Camera, Frame, Look, Scene, Synth, random_camera
 from companion.vision.table import Reading, StableTracker, TableReader
 
-__all__ = ["CONDITIONS", "MILD", "SKIN_TONES", "describe_room", "hand_sequence", "room_report",
-           "tilted_camera"]
+__all__ = ["CONDITIONS", "MILD", "SKIN_TONES", "Pinhole", "describe_room", "hand_sequence",
+           "pinhole", "room_report", "tilted_camera"]
 
 TWELVE_MP = (4056, 3040)
 
@@ -72,23 +83,93 @@ class Condition:
     """Cards lie on the map (chosen where no block stands)."""
     spot: bool = False
     """A lamp's saturated reflection appears over blocks after the set-up."""
+    tilt: float | None = None
+    """A real camera tilted this many degrees (`pinhole`): tags drawn with their blocks'
+    parallax, and the tags' board positions scored against where the blocks stand."""
+    lens: bool = False
+    """With `tilt`: the reader has the lens calibration (the camera matrix, no distortion)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pinhole:
+    """A real (pinhole) camera over the table: the synthetic camera draws the map through a
+    homography and the blocks' parallax about the frame's centre, which is right only for a
+    camera looking straight down. This one knows where it stands (board mm, z into the table)
+    and draws each tag where its ray meets the map, so the truth of a tilted view is exact."""
+
+    size: tuple[int, int]
+    centre: tuple[float, float, float]
+    """The optical centre in board mm; z is negative above the map."""
+    rotation: np.ndarray
+    """Board axes -> camera axes (3x3)."""
+    focal_px: float
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The camera matrix: square pixels, principal point at the frame's centre."""
+        f, (w, h) = self.focal_px, self.size
+        return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+
+    @property
+    def under(self) -> tuple[float, float]:
+        return self.centre[0], self.centre[1]
+
+    @property
+    def height_mm(self) -> float:
+        return -self.centre[2]
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Board points (Nx3 mm) -> frame pixels (Nx2)."""
+        camera = (np.asarray(points, np.float64) - np.array(self.centre)) @ self.rotation.T
+        pixels = camera @ self.matrix.T
+        projected: np.ndarray = pixels[:, :2] / pixels[:, 2:]
+        return projected
+
+    def camera(self, synth: Synth) -> Camera:
+        """The synthetic camera whose map homography is this camera's (its drawn corners
+        are where this camera sees the canvas's corners); no parallax of its own."""
+        left, top, _, _ = synth.geometry.extent
+        width, height = synth.canvas_size
+        fw, fh = self.size
+        offsets: list[float] = []
+        for cx, cy in ((0, 0), (width, 0), (width, height), (0, height)):
+            x, y = left + cx / PX_PER_MM, top + cy / PX_PER_MM
+            nx, ny = synth.frame_point(Camera(self.size), x, y)
+            (px, py), = self.project(np.array([[x, y, 0.0]]))
+            offsets += [px / fw - nx, py / fh - ny]
+        return Camera(self.size, tuple(offsets))  # type: ignore[arg-type]
+
+    def seen(self, scene: Scene, block_height_mm: float) -> Scene:
+        """Each tag where this camera sees it on the map: its ray from the camera through the
+        tag, `block_height_mm` up, meets the map pushed away from the point under the camera
+        by height / (camera height - height)."""
+        (nx, ny), k = self.under, self.height_mm / (self.height_mm - block_height_mm)
+        return Scene({tag: (zone, (nx + (x - nx) * k, ny + (y - ny) * k))
+                      for tag, (zone, (x, y)) in scene.tags.items()})
+
+
+def pinhole(synth: Synth, size: tuple[int, int], degrees: float,
+            distance_mm: float = 1000.0, fill: float = 0.88) -> Pinhole:
+    """A camera `distance_mm` from the table's centre, its view tilted `degrees` from looking
+    straight down (towards the far, top edge: the near edge seen larger), with the focal
+    length at which the table fills `fill` of the frame when seen straight down."""
+    left, top, right, bottom = synth.geometry.extent
+    middle = np.array([(left + right) / 2, (top + bottom) / 2, 0.0])
+    sin, cos = math.sin(math.radians(degrees)), math.cos(math.radians(degrees))
+    centre = middle + distance_mm * np.array([0.0, sin, -cos])
+    axis = np.array([0.0, -sin, cos])  # from the camera to the table's centre
+    across = np.array([1.0, 0.0, 0.0])
+    rotation = np.stack([across, np.cross(axis, across), axis])
+    focal = fill * min(size[0] / (right - left), size[1] / (bottom - top)) * distance_mm
+    return Pinhole(size, (float(centre[0]), float(centre[1]), float(centre[2])), rotation,
+                   focal)
 
 
 def tilted_camera(synth: Synth, size: tuple[int, int], degrees: float,
                   distance_mm: float = 1000.0) -> Camera:
-    """A camera `distance_mm` from the board's centre, its view tilted `degrees` from looking
-    straight down: the far edge of the table seen smaller than the near one."""
-    corners = _table_corners(synth, Camera(size))
-    left, _, right, _ = synth.geometry.extent
-    fw, fh = size
-    px_per_mm = (max(c[0] for c in corners) - min(c[0] for c in corners)) / (right - left)
-    sin, cos = math.sin(math.radians(degrees)), math.cos(math.radians(degrees))
-    offsets: list[float] = []
-    for x, y in corners:
-        dx, dy = x - fw / 2, y - fh / 2
-        shrink = distance_mm / (distance_mm - dy / px_per_mm * sin)  # nearer: larger
-        offsets += [(dx * shrink - dx) / fw, (dy * cos * shrink - dy) / fh]
-    return Camera(size, tuple(offsets))  # type: ignore[arg-type]
+    """The synthetic camera of `pinhole(...)`: the map as a real camera tilted `degrees` sees
+    it (the far edge of the table smaller than the near one), without the blocks' parallax."""
+    return pinhole(synth, size, degrees, distance_mm).camera(synth)
 
 
 def _table_corners(synth: Synth, camera: Camera) -> list[tuple[float, float]]:
@@ -110,9 +191,12 @@ CONDITIONS: dict[str, Condition] = {
     "red map art": Condition(replace(STILL, art=1)),
     "6 px motion blur": Condition(Look(motion=6, noise=1.5)),
     "saturated glare": Condition(STILL, spot=True),
-    "10 degree tilt": Condition(STILL, camera=lambda s, size, _: tilted_camera(s, size, 10.0)),
+    "10 degree tilt": Condition(STILL, tilt=10.0),
     "barrel 4% uncalibrated": Condition(
         STILL, camera=lambda _, size, rng: replace(_straight(_, size, rng), k1=0.04)),
+    "10 degree tilt, lens calibrated": Condition(STILL, tilt=10.0, lens=True),
+    "15 degree tilt": Condition(STILL, tilt=15.0),
+    "straight down, lens calibrated": Condition(STILL, tilt=0.0, lens=True),
 }
 """The conditions of issue #19, each alone (the hand sequences mix them mildly)."""
 
@@ -132,12 +216,29 @@ def _free_spots(geometry: Geometry, scene: Scene, rng: random.Random, count: int
     return spots
 
 
-def _setting(name: str, synth: Synth, size: tuple[int, int],
-             rng: random.Random) -> tuple[Scene, Camera, Look, Look]:
+@dataclass(frozen=True)
+class Setting:
+    """One table of a condition: what stands where, how it is photographed and read."""
+
+    scene: Scene
+    """Where the blocks stand (the truth)."""
+    drawn: Scene
+    """Where the camera sees their tags on the map (with a real camera: their parallax)."""
+    camera: Camera
+    setup: Look
+    tested: Look
+    pinhole: Pinhole | None = None
+
+
+def _setting(name: str, synth: Synth, size: tuple[int, int], rng: random.Random) -> Setting:
     """A table for condition `name`: scene, camera, the set-up look and the tested look."""
     condition = CONDITIONS[name]
     scene = random_scene(synth.geometry, rng)
-    camera = (condition.camera or _straight)(synth, size, rng)
+    real = None if condition.tilt is None else pinhole(synth, size, condition.tilt)
+    if real is not None:
+        camera = real.camera(synth)
+    else:
+        camera = (condition.camera or _straight)(synth, size, rng)
     look = condition.look
     if condition.cards:
         cards = _free_spots(synth.geometry, scene, rng, 3, 62.0)
@@ -149,7 +250,17 @@ def _setting(name: str, synth: Synth, size: tuple[int, int],
                     and 0 < w[1] < synth.geometry.board_mm[1]]
         x, y = synth.frame_point(camera, *rng.choice(on_board))
         tested = replace(look, spot=(x, y, 0.06))
-    return scene, camera, look, tested
+    drawn = scene if real is None else real.seen(scene, synth.geometry.block_height_mm)
+    return Setting(scene, drawn, camera, look, tested, real)
+
+
+def _reader(name: str, synth: Synth, detector: TagDetector,
+            real: Pinhole | None) -> TableReader:
+    """The reader as the room has it: with the lens calibration in a `lens` condition."""
+    lens = None
+    if CONDITIONS[name].lens and real is not None:
+        lens = Intrinsics(real.matrix, np.zeros(5), 0.0, 0)
+    return TableReader(synth.geometry, detector, intrinsics=lens)
 
 
 def _hand_flag(reading: Reading) -> bool:
@@ -161,14 +272,17 @@ def _condition(name: str, synth: Synth, detector: TagDetector, size: tuple[int, 
                tables: int, per_table: int, rng: random.Random) -> dict[str, Any]:
     tally = {"frames": 0, "visible": 0, "right": 0, "wrong_ids": 0, "false_hand_flags": 0,
              "spurious_diffs": 0, "gone": 0, "stalled_tables": 0, "blind_frames": 0}
+    errors: list[float] = []
+    poses: list[tuple[float, float, bool]] = []
     for _ in range(tables):
-        scene, camera, setup, tested = _setting(name, synth, size, rng)
-        reader, tracker = TableReader(synth.geometry, detector), StableTracker()
+        table = _setting(name, synth, size, rng)
+        reader, tracker = _reader(name, synth, detector, table.pinhole), StableTracker()
         for _ in range(3):
-            tracker.feed(reader.read(_shot(synth, scene, camera, setup, rng).image))
+            tracker.feed(reader.read(_shot(synth, table.drawn, table.camera, table.setup,
+                                           rng).image))
         tally["stalled_tables"] += tracker.stable is None
         for _ in range(per_table):
-            frame = _shot(synth, scene, camera, tested, rng)
+            frame = _shot(synth, table.drawn, table.camera, table.tested, rng)
             reading = reader.read(frame.image)
             settled = tracker.stable is not None
             diff = tracker.feed(reading)
@@ -179,7 +293,10 @@ def _condition(name: str, synth: Synth, detector: TagDetector, size: tuple[int, 
                 tally["spurious_diffs"] += 1
                 tally["gone"] += len(diff.disappeared)
             _score(frame, reading, tally)
-    return {
+            if table.pinhole is not None:
+                errors += _position_errors(frame, reading, table.scene)
+                poses.append(_pose_errors(reading, table.pinhole))
+    figures = {
         "frames": tally["frames"],
         "zone_recall": round(tally["right"] / max(1, tally["visible"]), 4),
         "wrong_ids": tally["wrong_ids"],
@@ -189,6 +306,44 @@ def _condition(name: str, synth: Synth, detector: TagDetector, size: tuple[int, 
         "stalled_tables": tally["stalled_tables"],
         "blind_frames": tally["blind_frames"],
     }
+    if errors:
+        figures.update(_pose_figures(errors, poses))
+    return figures
+
+
+def _position_errors(frame: Frame, reading: Reading, scene: Scene) -> list[float]:
+    """How far (mm) each visible tag read is placed from where its block stands."""
+    return [math.dist(reading.positions[fact.tag], scene.tags[fact.tag][1])
+            for fact in frame.truth if fact.visible and fact.tag in reading.positions]
+
+
+def _pose_errors(reading: Reading, real: Pinhole) -> tuple[float, float, bool]:
+    """How far the point under the camera and the camera height the reader used are from
+    the real camera's (NaN: the reader used no height), and whether they came from a pose."""
+    parallax = reading.parallax
+    if parallax is None or parallax.height_mm is None:
+        return math.nan, math.nan, False
+    return (math.dist(parallax.under, real.under), abs(parallax.height_mm - real.height_mm),
+            parallax.pose is not None)
+
+
+def _pose_figures(errors: list[float],
+                  poses: list[tuple[float, float, bool]]) -> dict[str, Any]:
+    """Position error percentiles (mm) over every visible tag read, and the worst errors of
+    the point under the camera and of its height over the frames (None: no height used)."""
+    ordered = sorted(errors)
+
+    def percentile(share: float) -> float:
+        return round(ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)], 2)
+
+    under = [u for u, _, _ in poses if not math.isnan(u)]
+    heights = [h for _, h, _ in poses if not math.isnan(h)]
+    return {"tags_placed": len(errors), "position_error_mm_p50": percentile(0.5),
+            "position_error_mm_p95": percentile(0.95),
+            "position_error_mm_max": round(ordered[-1], 2),
+            "frames_with_pose": sum(1 for *_, posed in poses if posed),
+            "under_camera_error_mm_max": round(max(under), 1) if under else None,
+            "camera_height_error_mm_max": round(max(heights), 1) if heights else None}
 
 
 def _shot(synth: Synth, scene: Scene, camera: Camera, look: Look,
@@ -266,7 +421,8 @@ def room_report(frames_per_condition: int = 8, seed: int = 0, size: tuple[int, i
     per_table = 4
     tables = max(1, math.ceil(frames_per_condition / per_table))
     figures: dict[str, Any] = {"size": list(size), "seed": seed, "conditions": {}}
-    for index, name in enumerate(conditions or tuple(CONDITIONS)):
+    for name in conditions or tuple(CONDITIONS):
+        index = list(CONDITIONS).index(name)  # a condition's tables whatever else is run
         rng = random.Random(seed * 1000 + index)
         figures["conditions"][name] = _condition(name, synth, detector, size, tables,
                                                  per_table, rng)
@@ -294,7 +450,11 @@ def describe_room(figures: dict[str, Any]) -> list[str]:
             f"{c['spurious_diffs']} spurious diffs ({c['reported_gone']} tags reported gone)"
             + (f", {c['stalled_tables']} tables never stable" if c["stalled_tables"] else "")
             + (f", the camera said it could not see part of the map in {c['blind_frames']}"
-               if c["blind_frames"] else ""))
+               if c["blind_frames"] else "")
+            + (f"; tags placed within {c['position_error_mm_p50']} mm (median) and "
+               f"{c['position_error_mm_p95']} mm (95 %) of their blocks, the camera's pose "
+               f"found in {c['frames_with_pose']} of {c['frames']} frames"
+               if "position_error_mm_p95" in c else ""))
     hands = figures["hands"]
     lines.append(
         f"hands ({len(hands['by_tone'])} skin tones, {hands['sequences']} sequences, mild "
@@ -314,9 +474,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", default="4056x3040", help="frame size, WIDTHxHEIGHT")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--condition", action="append", choices=list(CONDITIONS),
+                        help="only this condition (repeat for more; default: all)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
-    figures = room_report(args.frames, args.seed, (width, height), args.sequences)
+    figures = room_report(args.frames, args.seed, (width, height), args.sequences,
+                          tuple(args.condition) if args.condition else None)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

@@ -7,6 +7,11 @@ zone there; between two zones or outside all of them it is ambiguous, never gues
 tracker trusts only still frames: a snapshot becomes stable after N agreeing frames, a tag
 missing for a frame or two is not a move, and the output is the diff between stable snapshots.
 
+Blocks have a height (issue #19): a tag stands `block_height_mm` above the map and is seen
+pushed away from the point under the camera; the reader takes it back by the camera's height.
+Both come from the camera's pose (`vision.pose`), estimated with the board from the corner
+markers on every frame and kept with it; without one, the frame's centre and a height given.
+
 Occlusion by change (issue #19): a hand, an arm or a card is whatever differs from the last
 stable table, whatever its colour. The reader's `Occlusion` keeps a reduced, blurred copy of
 the frame the tracker last found stable (the tracker hands it back through `Reading.view`),
@@ -31,10 +36,11 @@ import numpy as np
 from companion.vision.detect import TagDetector, TagRead, to_grey
 from companion.vision.geometry import AMBIGUOUS, Geometry
 from companion.vision.intrinsics import Intrinsics
+from companion.vision.pose import Pose, PoseNotFound, camera_pose, marker_points
 from companion.vision.stacks import Placed, assign_zones
 
 __all__ = [
-    "Blind", "BoardNotFound", "Calibration", "Occlusion", "Reading", "StableTracker",
+    "Blind", "BoardNotFound", "Calibration", "Occlusion", "Parallax", "Reading", "StableTracker",
     "TableDiff", "TableReader", "TableSnapshot", "View", "calibrate",
 ]
 
@@ -63,14 +69,7 @@ class Calibration:
 
 def calibrate(geometry: Geometry, reads: list[TagRead], minimum: int = 3) -> Calibration:
     """The board's pose from the corner markers among `reads` (at least `minimum` of them)."""
-    frame_pts, board_pts = [], []
-    half = geometry.corner_size_mm / 2
-    for read in reads:
-        if read.id in geometry.corners:
-            cx, cy = geometry.corners[read.id]
-            board_pts += [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
-                          (cx - half, cy + half)]
-            frame_pts += [tuple(p) for p in read.corners]
+    frame_pts, board_pts = marker_points(geometry, reads)
     seen = len(frame_pts) // 4
     if seen < minimum:
         raise BoardNotFound(f"{seen} of {len(geometry.corners)} corner markers visible; "
@@ -139,6 +138,20 @@ class View:
 
 
 @dataclass(frozen=True)
+class Parallax:
+    """How one frame's tags were taken back from where they are seen to where their blocks
+    stand (a tag stands `block_height_mm` above the map: issue #19)."""
+
+    under: tuple[float, float]
+    """The board point (mm) under the camera: tags appear pushed away from it."""
+    height_mm: float | None
+    """The camera's height above the map; None: no correction (tags placed where seen)."""
+    how: str
+    """Where both came from, in words: the camera's pose, or the fallback and why."""
+    pose: Pose | None = None
+
+
+@dataclass(frozen=True)
 class Reading:
     """One frame's tags: tag -> zone (or AMBIGUOUS), those outside every zone, unknown ids."""
 
@@ -159,6 +172,8 @@ class Reading:
     """Where the camera cannot see (saturated by a reflection)."""
     view: View | None = field(default=None, compare=False, repr=False)
     """This frame for the occlusion test: the tracker keeps it when the table is stable."""
+    parallax: Parallax | None = field(default=None, compare=False)
+    """How the tags' positions allow for the blocks' height (the camera's pose, or not)."""
 
 
 @dataclass
@@ -322,13 +337,22 @@ class TableReader:
     intrinsics: Intrinsics | None = None
     """The lens (from a ChArUco board): tag corners are undistorted before anything else."""
     camera_height_mm: float | None = None
-    """The camera's height above the map (calibration camera.yaml): with the geometry's
-    block height, tags are taken back from where they are seen to where their blocks stand."""
+    """The camera's height above the map measured with a tape (camera.yaml `height_mm`). The
+    camera's pose from the corner markers gives the height and the point under the camera
+    (`pose`); given, this height wins over the pose's: a tape is good to a centimetre however
+    the camera points, while without a lens calibration the pose's height is only as good as
+    the focal length the view's perspective fixes (refused beyond 10 %), and a person who
+    measured it meant it. The point under the camera always comes from the pose when there is
+    one."""
     motion_threshold: float = 0.02
     occlusion: Occlusion = field(default_factory=Occlusion)
     """Hands, arms and cards by change against the stable table; saturated regions."""
+    pose: Pose | None = None
+    """The camera's pose from the corner markers (`vision.pose`), re-estimated with the board
+    and kept, like it, while a hand covers a marker."""
     _previous: np.ndarray | None = None
     _raw_calibration: Calibration | None = None
+    _no_pose: str = "no frame read yet"
 
     def read(self, frame: np.ndarray) -> Reading:
         reads = raw = self.detector.detect(frame)
@@ -342,6 +366,7 @@ class TableReader:
             if self.calibration is None:
                 return Reading({}, (), (), False, self._motion(frame))
         assert self.calibration is not None
+        self._estimate_pose(reads, (frame.shape[1], frame.shape[0]))
         view = self.occlusion.view(frame, {r.id: r.center for r in raw}, self._in_pixels(raw))
         blind_mask, blind = self.occlusion.blind(view, self.geometry)
         moving = self._motion(frame, blind_mask)
@@ -350,7 +375,8 @@ class TableReader:
         zones: dict[int, str] = {}
         positions: dict[int, tuple[float, float]] = {}
         outside, unknown = [], []
-        standing = self._standing(frame)
+        parallax = self._parallax(frame)
+        standing = self._standing(parallax)
         for read in reads:
             if read.id in self.geometry.corners:
                 continue
@@ -365,7 +391,7 @@ class TableReader:
                 zones[read.id] = where
         return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True,
                        moving or (occluded and not settled), positions, occluded, hidden, blind,
-                       view)
+                       view, parallax)
 
     def _in_pixels(self, raw: list[TagRead]) -> Calibration:
         """The board in the frame's own pixels, as the occlusion test compares them: with a
@@ -378,18 +404,49 @@ class TableReader:
             self._raw_calibration = calibrate(self.geometry, raw)
         return self._raw_calibration or self.calibration
 
-    def _standing(self, frame: np.ndarray) -> Callable[[float, float], tuple[float, float]]:
-        """For this frame: frame pixel of a tag -> board mm of the block it stands on. The tag
-        stands `block_height_mm` up, so it is seen pushed away from the point under the camera
-        (taken to look down on the frame's centre, found once a frame) by height / (camera -
-        height)."""
+    def _estimate_pose(self, reads: list[TagRead], size: tuple[int, int]) -> None:
+        """The camera's pose from this frame's corner markers (undistorted `reads`), with the
+        lens's camera matrix if there is one; kept from an earlier frame when it cannot be
+        estimated here (a hand over a marker), and the reason noted for the fallback."""
+        if not self.geometry.block_height_mm:
+            return  # flat tags: nothing to correct, no need for the pose
+        lens = None if self.intrinsics is None else self.intrinsics.matrix
+        try:
+            self.pose = camera_pose(self.geometry, reads, size, lens)
+        except PoseNotFound as why:
+            self._no_pose = str(why)
+
+    def _parallax(self, frame: np.ndarray) -> Parallax:
+        """This frame's point under the camera and camera height: from the pose (the height
+        given explicitly wins, see `camera_height_mm`); without a pose, as before the pose
+        was estimated: the board point at the frame's centre, and the given height if any."""
+        assert self.calibration is not None
+        given = self.camera_height_mm or None
+        if self.pose is not None:
+            height = given or self.pose.height_mm
+            source = "measured" if given else "from the pose"
+            return Parallax(self.pose.under, height,
+                            f"the camera's pose from the corner markers ({self.pose.source}); "
+                            f"camera height {height:.0f} mm {source}", self.pose)
+        under = self.calibration.board_point(frame.shape[1] / 2, frame.shape[0] / 2)
+        if given is None:
+            return Parallax(under, None, f"no camera pose ({self._no_pose}) and no camera "
+                                         "height: tags placed where they are seen")
+        return Parallax(under, given, f"no camera pose ({self._no_pose}): the point under the "
+                                      f"camera taken at the frame's centre, camera height "
+                                      f"{given:.0f} mm measured")
+
+    def _standing(self, parallax: Parallax) -> Callable[[float, float], tuple[float, float]]:
+        """Frame pixel of a tag -> board mm of the block it stands on. The tag stands
+        `block_height_mm` up, so it is seen pushed away from the point under the camera by
+        height / (camera - height): taken back towards it by (camera - height) / camera."""
         assert self.calibration is not None
         to_board = self.calibration.board_point
         height = self.geometry.block_height_mm
-        if not self.camera_height_mm or not height:
+        if not parallax.height_mm or not height:
             return to_board
-        nx, ny = to_board(frame.shape[1] / 2, frame.shape[0] / 2)
-        k = (self.camera_height_mm - height) / self.camera_height_mm
+        nx, ny = parallax.under
+        k = (parallax.height_mm - height) / parallax.height_mm
 
         def standing(x: float, y: float) -> tuple[float, float]:
             sx, sy = to_board(x, y)
