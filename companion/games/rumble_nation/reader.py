@@ -3,35 +3,37 @@ and the white reinforcements, the regions in doubt and the dice in the tray
 (`vision.counting.CountingReader`), with the frame watched for hands and motion.
 
 The counting reader reads every frame as if the table were still; a hand over a region makes
-it doubtful, but a hand resting over the tray or between regions would go unnoticed, and skin
-shares its hue with the red soldiers. So each frame is also looked at as a whole, reduced: a
-large share of it changed since the last frame is motion, and one patch of skin tones larger
-than any clump of soldiers is a hand over the table. Either makes the reading untrusted
-(`FrameCounts.moving`), and the tracker waits for still frames.
+it doubtful, but a hand resting over the tray or between regions would go unnoticed. So each
+frame is also compared with the still table (`vision.hands.ChangeWatch`, issue #19): what
+differs from it and enters from the table's edge, or is larger than a region's pieces could
+make, is a hand, an arm or a card, whatever its colour; a frame that differs from the last is
+moving; most of the table changed a little is the light. Any of these makes the reading
+untrusted (`FrameCounts.moving`), and the tracker waits for still frames. (A skin-colour rule
+did this before: skin shares its hue with the red soldiers, and tones outside its band, the
+palest and the darkest among them, went unseen; measured in tests/test_counting_hands.py.)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from companion.vision.count_tracker import FrameCounts
 from companion.vision.counting import CountingBoard, CountingReader
-from companion.vision.table import BoardNotFound
+from companion.vision.hands import ChangeWatch, Extent
+from companion.vision.table import BoardNotFound, Calibration
 
-__all__ = ["DAIMYO", "REINFORCEMENT", "RumbleTableReader", "kind_of_daimyo"]
+__all__ = ["DAIMYO", "REINFORCEMENT", "RumbleTableReader", "kind_of_daimyo",
+           "largest_change"]
 
 DAIMYO = "daimyo"
 """Kinds the tracker counts: a colour's soldiers under the colour's name, its daimyo (the
 calibration's large piece) as `<colour> daimyo`, the white reinforcements (its neutral piece)
 as `reinforcement`."""
 REINFORCEMENT = "reinforcement"
-
-THUMB_WIDTH = 320
-"""Frames are watched for hands and motion at this width (every n-th pixel: nearly free)."""
 
 
 def kind_of_daimyo(colour: str) -> str:
@@ -43,12 +45,12 @@ class RumbleTableReader:
     """Frames to `FrameCounts`s (the table's `reader` part)."""
 
     reader: CountingReader
-    motion_share: float = 0.02
-    """A frame with more than this share of its thumbnail changed since the last is moving."""
-    hand_share: float = 0.003
-    """A patch of skin tones larger than this share of the frame is a hand: 18 red soldiers
-    touching make 0.03 %, the smallest hand of the synthetic camera 1 %."""
-    _previous: np.ndarray | None = None
+    watch: ChangeWatch = field(default_factory=ChangeWatch)
+    """Hands, arms, cards and motion by change against the still table; its `largest_mm2` is
+    set from the board (`largest_change`) when the reader is made."""
+
+    def __post_init__(self) -> None:
+        self.watch.largest_mm2 = largest_change(self.board)
 
     @property
     def tells_daimyo(self) -> bool:
@@ -62,32 +64,32 @@ class RumbleTableReader:
 
     def read(self, frame: np.ndarray) -> FrameCounts:
         """ValueError for a frame that is not a colour image (from the counting reader)."""
-        moving = self._motion(frame) or self._hand(frame)
         try:
             reading = self.reader.read(frame)
         except BoardNotFound:
-            return FrameCounts({}, board_found=False, moving=moving)
+            return FrameCounts({}, board_found=False, moving=self.untrusted(frame))
+        moving = self.untrusted(frame, reading.calibration)
         dice = reading.dice
         read = tuple(f for f in dice.faces if f is not None)
         unread = max(0, dice.objects - len(read))  # something in the tray not read as a die
         return FrameCounts(_kinds(reading.counts, reading.large, reading.neutral),
                            (*read, *[None] * unread), moving, frozenset(reading.doubtful))
 
-    def _motion(self, frame: np.ndarray) -> bool:
-        thumb = cv2.blur(cv2.cvtColor(_thumbnail(frame, THUMB_WIDTH // 2), cv2.COLOR_BGR2GRAY),
-                         (3, 3)).astype(np.int16)
-        previous, self._previous = self._previous, thumb
-        if previous is None or previous.shape != thumb.shape:
-            return False
-        return bool((np.abs(thumb - previous) > 25).mean() > self.motion_share)
+    def untrusted(self, frame: np.ndarray, calibration: Calibration | None = None) -> bool:
+        """Motion, something over the table, or the light changing: the tracker must wait.
+        `calibration` places the table (the last one is kept while the board is covered)."""
+        extent = None if calibration is None else Extent.of(self.board.geometry, calibration)
+        return not self.watch.see(frame, extent).trusted
 
-    def _hand(self, frame: np.ndarray) -> bool:
-        hsv = cv2.cvtColor(_thumbnail(frame, THUMB_WIDTH), cv2.COLOR_BGR2HSV)
-        skin = cv2.inRange(hsv, (0, 60, 80), (11, 190, 255))
-        found, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-        if found < 2:
-            return False
-        return bool(stats[1:, cv2.CC_STAT_AREA].max() > self.hand_share * skin.size)
+
+def largest_change(board: CountingBoard) -> float:
+    """The largest change (mm2) pieces can make in one place: a region's circle with the reach
+    beyond it where pieces still count, or a counted tray full of cubes. Dice thrown in the
+    dice tray are apart from each other: each a small change."""
+    discs = [math.pi * ((z.radius or 0) + board.reach_mm) ** 2 for z in board.regions]
+    if board.tray_counted and board.tray.rect is not None:
+        discs.append(board.tray.rect[2] * board.tray.rect[3])
+    return max(discs, default=0.0)
 
 
 def _kinds(counts: Mapping[str, Mapping[str, int]], large: Mapping[str, Mapping[str, int]],
@@ -101,7 +103,3 @@ def _kinds(counts: Mapping[str, Mapping[str, int]], large: Mapping[str, Mapping[
         kinds.setdefault(region, {})[REINFORCEMENT] = n
     return kinds
 
-
-def _thumbnail(frame: np.ndarray, width: int) -> np.ndarray:
-    step = max(1, frame.shape[1] // width)
-    return np.ascontiguousarray(frame[::step, ::step])
