@@ -7,7 +7,9 @@ asks for one unit piece of each colour, standing alone in the region the board's
 brings the frame to white light with the markers' white paper (`colour.py`), finds the one
 piece in each spot (`counting.piece_mask`) and measures it under white light: a vivid colour
 gets a hue range around its measured hue, as wide as the shipped range but never past half way
-to the next learned colour; a colour with little chroma but dark enough stays dark.
+to the next learned colour; a colour with little chroma but dark enough stays dark. Each
+piece's area is then measured as the counting reader will measure it (with the learned
+colours): the unit for frames that show too few lone pieces of a colour.
 `save_colours` writes those into a copy of the board's calibration file in the user's
 calibration folder (`companion.userdata.calibration_folder(game)`), which `CountingBoard.load`
 then reads instead of the game's own.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,14 @@ import cv2
 import numpy as np
 import yaml
 
-from companion.vision.counting import TOP_PX_PER_MM, CountingBoard, CountingReader, piece_mask
+from companion.vision.counting import (
+    TOP_PX_PER_MM,
+    CountingBoard,
+    CountingReader,
+    PieceColour,
+    piece_mask,
+    read_region,
+)
 
 __all__ = ["ColourCalibrationError", "LearnedColour", "calibrate_colours", "colour_specs",
            "learn_colours", "save_colours"]
@@ -53,6 +62,8 @@ class LearnedColour:
     chroma: int
     darkness: int
     """How much darker than the board around it."""
+    area: float | None = None
+    """The piece's area (mm^2) as the counting reader measures it (None: not measured)."""
 
     def dark(self, board: CountingBoard) -> bool:
         """Read by darkness (black) rather than by hue: too little chroma for a hue."""
@@ -79,11 +90,30 @@ def learn_colours(board: CountingBoard, frame: np.ndarray,
     calibration = calibrate(board.geometry, reads)
     white = reader.white(frame, calibration, reads)
     learned = {}
+    patches = {}
     for name, region in spots.items():
         zone = board.geometry.zone(region)
-        patch = reader.region_view(frame, calibration, zone, white)
+        patches[name] = patch = reader.region_view(frame, calibration, zone, white)
         learned[name] = _measure(board, patch, piece_mask(board, patch, zone), name, region)
-    return learned
+    return _with_areas(board, learned, patches)
+
+
+def _with_areas(board: CountingBoard, learned: Mapping[str, LearnedColour],
+                patches: Mapping[str, np.ndarray]) -> dict[str, LearnedColour]:
+    """Each learned colour with its piece's area, read in its spot's view (`patches`) with
+    the learned colours, as a frame will be read: the area left out when the piece is not
+    read as one clump there."""
+    colours = tuple(PieceColour.from_spec(n, spec)
+                    for n, spec in colour_specs(board, learned).items())
+    reading = replace(board, colours=colours)
+    found = {}
+    for name, colour in learned.items():
+        zone = board.geometry.zone(colour.region)
+        clumps = [c for c in read_region(reading, patches[name], zone).clumps
+                  if c.colour == name]
+        area = round(clumps[0].area, 1) if len(clumps) == 1 else None
+        found[name] = replace(colour, area=area)
+    return found
 
 
 def _measure(board: CountingBoard, patch: np.ndarray, mask: np.ndarray, name: str,
@@ -143,6 +173,8 @@ def colour_specs(board: CountingBoard,
                                   else {"hue": list(colour.hue)})
             continue
         entry: dict[str, Any] = {"bgr": list(found.bgr)}
+        if found.area is not None:
+            entry["area"] = found.area
         if found.dark(board):
             specs[colour.name] = {"dark": True, **entry}
             continue

@@ -3,8 +3,10 @@ meeples): colours, pieces and regions are data, read from a board's calibration 
 
 A `CountingBoard` comes from a `board.yaml`: the corner markers and regions (`geometry.py`),
 the unit piece's size, the player colours, and optionally a large piece in a player's colour
-(round and bigger than the unit), a neutral piece (white, in nobody's colour) and a dice tray.
-Nothing here knows which game that is; what a count means is the referee's business.
+(round and bigger than the unit), a neutral piece (white, in nobody's colour), a dice tray, and
+a tray whose pieces are counted by colour as a region's are (where a tower drops the cubes
+thrown into it). Nothing here knows which game that is; what a count means is the referee's
+business (`CountingBoard.kinds` only names a colour's pieces for it).
 
 Per frame, the board's pose comes from its corner markers (`table.calibrate`), and the white
 paper around them tells the light's colour and level (`colour.py`): each region's top view
@@ -17,7 +19,8 @@ lamp or a dim room read as daylight does. Then, in each region:
   brightness above the board, with less chroma than the printed board has;
 - count by area: touching pieces of one colour merge into one clump, and a clump counts as its
   area over one unit's, the area taken at half the clump's own contrast so that blur neither
-  adds nor removes any; the unit's area is measured in the frame itself;
+  adds nor removes any; the unit's area is measured in the frame itself (or, with too few lone
+  pieces of a colour there, is the one the colour calibration measured: `PieceColour.area`);
 - large pieces: a round core of the large piece's radius inside a clump (the peak of its
   distance transform) is one; its disc is taken out of the clump before the rest is counted;
 - doubt: a region is doubtful, and says why, when a clump is far from a whole number of pieces
@@ -53,6 +56,8 @@ TOP_PX_PER_MM = 2.0
 """Resolution of the top view pieces are counted in: a cube of 8 mm is 16 x 16 pixels."""
 TRAY_PX_PER_MM = 6.0
 """Resolution of the dice tray's view: a 3 mm pip is 18 pixels wide (before blur)."""
+_MARGIN_MM = 4.0
+"""Board around a region's reach (or an area's rectangle) in its view: for the light's estimate."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,21 @@ class PieceColour:
     name: str
     hue: tuple[int, int] | None
     reference: tuple[int, int, int] | None = None
+    area: float | None = None
+    """A lone piece's area (mm^2) as `read_region` measures it, learned by the colour
+    calibration: a colour whose hue is opposite the board's loses its blurred edge (the blend
+    of the two is grey), and looks a fifth smaller than the cube is. The unit for a frame
+    showing too few lone pieces of the colour (`_lone_piece`); the cube's area when unknown."""
+
+    @classmethod
+    def from_spec(cls, name: str, spec: Mapping[str, Any]) -> PieceColour:
+        """A calibration file's `colours:` entry (`hue` or `dark`, and `bgr`, `area`)."""
+        reference = spec.get("bgr")
+        area = spec.get("area")
+        return cls(str(name), None if spec.get("dark") else _pair(spec["hue"]),
+                   None if reference is None else
+                   (int(reference[0]), int(reference[1]), int(reference[2])),
+                   None if area is None else float(area))
 
     def candidates(self, hue: np.ndarray, chroma: np.ndarray, darkness: np.ndarray,
                    board: CountingBoard) -> np.ndarray:
@@ -133,6 +153,7 @@ class CountingBoard:
     die_mm: float
     pip_mm: float
     dice: int
+    """Dice read in the tray (0: the tray holds no dice)."""
     large: LargePiece | None = None
     neutral: NeutralPiece | None = None
     doubt: DoubtLimits = DoubtLimits()
@@ -143,6 +164,12 @@ class CountingBoard:
     (blur fills the hairline gap between them): n touching pieces cover n + seam * (n - 1)."""
     source: Path | None = None
     """The calibration file this board was read from."""
+    tray_counted: bool = False
+    """Whether the tray's pieces are counted by colour (`CountReading.tray`), as a region's are
+    but over the tray's whole rectangle: pieces fall against its rim."""
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    """Colour -> what the game calls its pieces, for a colour that is not a player's (green
+    cubes may be farmers); a colour not listed is called by its name."""
 
     @classmethod
     def load(cls, kit: Any = None, path: Path | None = None) -> CountingBoard:
@@ -166,16 +193,22 @@ class CountingBoard:
     def from_data(cls, geometry: Geometry, data: Mapping[str, Any],
                   source: Path | None = None) -> CountingBoard:
         """The board from a calibration file's contents (`pieces:`, or `soldiers:` as files
-        written before large and neutral pieces were counted call it)."""
-        pieces, dice = data.get("pieces") or data["soldiers"], data["dice"]
-        colours = tuple(_colour(name, spec) for name, spec in pieces["colours"].items())
+        written before large and neutral pieces were counted call it). Without `dice:` no dice
+        are read; `tray:` names the tray's area (`dice_tray` by default) and whether its
+        pieces are `counted`."""
+        pieces, dice = data.get("pieces") or data["soldiers"], data.get("dice") or {}
+        tray = data.get("tray") or {}
+        colours = tuple(PieceColour.from_spec(name, spec)
+                        for name, spec in pieces["colours"].items())
         large = pieces.get("large")
         neutral = pieces.get("neutral")
         return cls(
             geometry, tuple(z for z in geometry.zones if z.radius is not None),
-            geometry.zone("dice_tray"), float(pieces["cube_mm"]), float(pieces["reach_mm"]),
+            geometry.zone(str(tray.get("area", "dice_tray"))), float(pieces["cube_mm"]),
+            float(pieces["reach_mm"]),
             float(pieces["min_share"]), float(pieces["chroma_min"]), float(pieces["dark_min"]),
-            colours, float(dice["die_mm"]), float(dice["pip_mm"]), int(dice["count"]),
+            colours, float(dice.get("die_mm", 0)), float(dice.get("pip_mm", 0)),
+            int(dice.get("count", 0)),
             LargePiece(str(large["name"]), float(large["diameter_mm"]),
                        _pair(large.get("core", (0.85, 1.2))), float(large.get("doubt", 0.07)))
             if large else None,
@@ -184,7 +217,9 @@ class CountingBoard:
             if neutral else None,
             DoubtLimits(**{k: float(v) for k, v in pieces.get("doubt", {}).items()}),
             spots={str(k): str(v) for k, v in pieces.get("calibration_spots", {}).items()},
-            seam=float(pieces.get("seam", 0.0)), source=source)
+            seam=float(pieces.get("seam", 0.0)), source=source,
+            tray_counted=bool(tray.get("counted", False)),
+            kinds={str(k): str(v) for k, v in pieces.get("kinds", {}).items()})
 
     @property
     def large_mm(self) -> float:
@@ -196,24 +231,32 @@ class CountingBoard:
     def colour(self, name: str) -> PieceColour:
         return next(c for c in self.colours if c.name == name)
 
+    def unit(self, name: str | None) -> float:
+        """A lone piece's expected area (mm^2) for colour `name` (None: the neutral piece):
+        as the calibration learned it, else the cube's."""
+        colour = next((c for c in self.colours if c.name == name), None)
+        return colour.area if colour is not None and colour.area else self.cube_mm ** 2
+
     def patch_rect(self, zone: Zone) -> tuple[float, float, float, float]:
         """The square (mm: left, top, width, height) the camera's view of `zone` is cut to:
-        its circle, the reach, and a margin for the board light's estimate."""
-        half = (zone.radius or 0) + self.reach_mm + 4
+        its circle, the reach, and a margin for the board light's estimate; for an area (a
+        rectangle zone: the tray), the rectangle and the margin."""
+        if zone.rect is not None:
+            left, top, width, height = zone.rect
+            return (left - _MARGIN_MM, top - _MARGIN_MM, width + 2 * _MARGIN_MM,
+                    height + 2 * _MARGIN_MM)
+        half = (zone.radius or 0) + self.reach_mm + _MARGIN_MM
         return zone.center[0] - half, zone.center[1] - half, 2 * half, 2 * half
+
+    def kind(self, colour: str) -> str:
+        """What the game calls `colour`'s pieces (`kinds`; the colour's name by default)."""
+        return self.kinds.get(colour, colour)
 
     def region_at(self, x: float, y: float) -> str | None:
         """The region whose centre is nearest to board point (x, y), if within reach."""
         best = min(self.regions, key=lambda z: z.distance(x, y))
         assert best.radius is not None
         return best.id if best.distance(x, y) <= best.radius + self.reach_mm else None
-
-
-def _colour(name: str, spec: Mapping[str, Any]) -> PieceColour:
-    reference = spec.get("bgr")
-    return PieceColour(str(name), None if spec.get("dark") else _pair(spec["hue"]),
-                       None if reference is None else
-                       (int(reference[0]), int(reference[1]), int(reference[2])))
 
 
 def _pair(values: Any) -> Any:
@@ -255,10 +298,13 @@ class CountReading:
     neutral: Mapping[str, int] = field(default_factory=dict)
     doubts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     white: WhiteReference | None = None
+    tray: Mapping[str, int] = field(default_factory=dict)
+    """Unit pieces in the tray per colour (every colour listed) when the board counts the
+    tray's pieces (`CountingBoard.tray_counted`); its doubts are under the tray's id."""
 
     @property
     def doubtful(self) -> tuple[str, ...]:
-        """The regions whose counts are a guess: ask, do not trust them."""
+        """The regions (and the tray) whose counts are a guess: ask, do not trust them."""
         return tuple(sorted(self.doubts))
 
 
@@ -308,12 +354,16 @@ def read_region(board: CountingBoard, patch: np.ndarray, zone: Zone,
     are that region's, and only what lies within reach of the circle is looked at (the board's
     edge, its lines and names lie beyond). `tint` is the bare board's colour less its grey
     (`board_tint`), taken from the patch itself when not given: a hand covering most of the
-    region would then pass for the board."""
+    region would then pass for the board. An area (a rectangle zone: a counted tray) holds
+    what lies inside its rectangle; nothing is said to reach into it, as pieces lie against
+    its rim: a hand over it is the table reader's to see."""
     f = _features(board, patch, zone, px_per_mm)
     left, top, _, _ = board.patch_rect(zone)
 
     def mine(blob: _Blob) -> tuple[float, float] | None:
         x, y = left + blob.centre[0] / px_per_mm, top + blob.centre[1] / px_per_mm
+        if zone.rect is not None:
+            return (x, y) if zone.contains(x, y) else None
         return (x, y) if board.region_at(x, y) == zone.id else None
 
     found, doubts = _coloured(board, f, mine, px_per_mm)
@@ -321,7 +371,7 @@ def read_region(board: CountingBoard, patch: np.ndarray, zone: Zone,
         if f.board_level > WHITE_LEVEL - board.neutral.light_min * 0.6:
             doubts.append(f"the board is too bright here (glare?) to see a {board.neutral.name}")
         found += _neutral(board, board.neutral, f, mine, px_per_mm)
-    if _reaches_in(board, f, zone, px_per_mm, tint):
+    if zone.rect is None and _reaches_in(board, f, zone, px_per_mm, tint):
         doubts.append("something reaches in from beyond the region (a hand?)")
     return RegionPieces(zone.id, tuple(found), tuple(doubts))
 
@@ -395,9 +445,7 @@ def _features(board: CountingBoard, patch: np.ndarray, zone: Zone,
     value = cv2.max(cv2.max(b, g), r)
     chroma = cv2.subtract(value, cv2.min(cv2.min(b, g), r)).astype(np.int16)
     hue = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)[:, :, 0]
-    disc = np.zeros(value.shape, np.uint8)
-    cv2.circle(disc, (value.shape[1] // 2, value.shape[0] // 2),
-               round(((zone.radius or 0) + board.reach_mm) * px_per_mm), 1, -1)
+    disc = _within(board, zone, value.shape, px_per_mm)
     sample = disc[::2, ::2] > 0  # medians over every other pixel: as good, four times faster
     board_chroma = float(np.median(chroma[::2, ::2][sample]))
     pieces = chroma > board_chroma + board.chroma_min / 2  # coloured pieces
@@ -408,6 +456,20 @@ def _features(board: CountingBoard, patch: np.ndarray, zone: Zone,
     return _Features(smooth, value, chroma, hue, light - value.astype(np.int16),
                      value.astype(np.int16) - light, disc.astype(bool), board_chroma,
                      float(np.median(light[::2, ::2][sample])))
+
+
+def _within(board: CountingBoard, zone: Zone, shape: tuple[int, ...],
+            px_per_mm: float) -> np.ndarray:
+    """The part of a zone's view pieces are looked for in: a region's circle and its reach,
+    an area's rectangle (`patch_rect` puts either in the view's middle)."""
+    inside = np.zeros(shape[:2], np.uint8)
+    if zone.rect is not None:
+        edge = round(_MARGIN_MM * px_per_mm)
+        inside[edge:shape[0] - edge, edge:shape[1] - edge] = 1
+        return inside
+    cv2.circle(inside, (shape[1] // 2, shape[0] // 2),
+               round(((zone.radius or 0) + board.reach_mm) * px_per_mm), 1, -1)
+    return inside
 
 
 def _large_piece(board: CountingBoard, blob: _Blob, px_per_mm: float) -> tuple[float, str]:
@@ -537,7 +599,7 @@ def tally(board: CountingBoard, regions: Mapping[str, RegionPieces],
     touching pieces (`CountingBoard.seam`)."""
     names: list[str | None] = [c.name for c in board.colours]
     plain = [c for r in regions.values() for c in r.clumps if not c.large]
-    lone = {name: _lone_piece([c.area for c in plain if c.colour == name], board.cube_mm ** 2,
+    lone = {name: _lone_piece([c.area for c in plain if c.colour == name], board.unit(name),
                               board.seam)
             for name in [*names, None]}
     counts = {region: {c.name: 0 for c in board.colours} for region in regions}
@@ -568,7 +630,7 @@ def count_soldiers(board: CountingBoard,
     counts: dict[str, dict[str, int]] = {region: {} for region in clumps}
     for colour in board.colours:
         areas = [a for found in clumps.values() for a in found[colour.name]]
-        one = _lone_piece(areas, board.cube_mm ** 2)
+        one = _lone_piece(areas, board.unit(colour.name))
         for region, found in clumps.items():
             counts[region][colour.name] = sum(round(a / one) for a in found[colour.name])
     return counts
@@ -644,17 +706,31 @@ class CountingReader:
         tint = board_tint(list(views.values()))
         regions = {zone.id: read_region(self.board, views[zone.id], zone, TOP_PX_PER_MM, tint)
                    for zone in self.board.regions}
+        tray = self.board.tray
+        if self.board.tray_counted:  # tallied with the regions: one piece's area for all
+            regions[tray.id] = read_region(
+                self.board, self.region_view(frame, calibration, tray, white), tray)
         counts, large, neutral, doubts = tally(self.board, regions)
+        in_tray = counts.pop(tray.id, {})
+        large.pop(tray.id, None)
+        neutral.pop(tray.id, None)
         if white.brightness < DARKEST:
             reason = f"too dark: the markers' white is at {white.brightness:.0%} of full scale"
-            doubts = {zone.id: (*doubts.get(zone.id, ()), reason) for zone in self.board.regions}
+            doubts = {zone: (*doubts.get(zone, ()), reason) for zone in regions}
+        return CountReading(counts, self.dice(frame, calibration, white), calibration, large,
+                            neutral, doubts, white, in_tray)
+
+    def dice(self, frame: np.ndarray, calibration: Calibration,
+             white: WhiteReference) -> DiceReading:
+        """The dice in the tray (none read when the board has none)."""
+        if not self.board.dice:
+            return DiceReading((), 0)
         tray = self.board.tray
         assert tray.rect is not None
         view = balance(_view(frame, calibration, tray.rect, TRAY_PX_PER_MM),
                        white.gains_at(*tray.center))
-        dice = read_dice(view, TRAY_PX_PER_MM, self.board.die_mm, self.board.pip_mm,
+        return read_dice(view, TRAY_PX_PER_MM, self.board.die_mm, self.board.pip_mm,
                          self.board.dice)
-        return CountReading(counts, dice, calibration, large, neutral, doubts, white)
 
     def white(self, frame: np.ndarray, calibration: Calibration,
               reads: list[TagRead] | None = None) -> WhiteReference:
