@@ -1,0 +1,507 @@
+"""Shogun at the table (issue #21, "At the table"): the referee reads the camera's counts of
+cubes per province and colour and of the tower's tray (`CountDiff`), the card reader's labels
+and the confirm button as Shogun actions (rules: shared/seeds/shogun-rules-it.txt, sections
+numbered in docs/shogun.md). Positions come from seeded random games, replayed up to the moment
+a test needs; every expectation is worked out from the position, never written in."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+
+from companion.engine import CHANCE, Action, Alert, Event, Game, Proposal, Question, random_playout
+from companion.engine.core import say
+from companion.games.shogun.kit import ACTIONS
+from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
+from companion.games.shogun.reader import TRAY
+from companion.games.shogun.referee import ShogunReferee, board_of
+from companion.games.shogun.rules import PHASE_RULES, ShogunRules, ShogunState, waiting
+from companion.games.shogun.rules.state import FARMERS, frozen
+from companion.games.shogun.rules.tower import inflight
+from companion.games.shogun.script import read_back_games
+from companion.i18n import translator
+from companion.inputs.labels import card_code
+from companion.kits import load_kit
+from companion.table import TableRegistry
+from companion.vision.count_tracker import CountDiff, CountSnapshot, normalised
+
+KIT = load_kit("shogun")
+Board = dict[str, dict[str, int]]
+
+
+def rules(players: int = 4) -> ShogunRules:
+    return ShogunRules(KIT, {"players": players})
+
+
+def referee(played: Game[ShogunState]) -> ShogunReferee:
+    return ShogunReferee(played.rules, TableRegistry({}, {}))  # type: ignore[arg-type]
+
+
+def until(test: Callable[[ShogunState], bool], seed: int = 0, players: int = 4
+          ) -> Game[ShogunState]:
+    """A seeded random game replayed up to the first position where `test` holds."""
+    for n in range(seed, seed + 40):
+        script = Game(rules(players), seed=n)
+        random_playout(script)
+        played: Game[ShogunState] = Game(rules(players), seed=n)
+        for ply in script.history:
+            if test(played.state):
+                return played
+            played.apply(ply.action)
+    raise AssertionError("no seeded game reaches the position")
+
+
+def table(state: ShogunState) -> CountSnapshot:
+    return CountSnapshot(board_of(state), ())
+
+
+def moved(before: CountSnapshot, **changes: dict[str, int]) -> CountDiff:
+    """The table with `changes` (zone -> kind -> cubes more or fewer)."""
+    counts = {z: dict(k) for z, k in before.counts.items()}
+    for zone, kinds in changes.items():
+        here = counts.setdefault(zone, {})
+        for kind, n in kinds.items():
+            here[kind] = here.get(kind, 0) + n
+    return CountDiff(before, CountSnapshot(normalised(counts), ()))
+
+
+def said(text: str) -> str:
+    """A referee's sentence as an Italian screen says it (every template has its Italian)."""
+    return say(text, translator("it", "companion.games.shogun"))
+
+
+def pending(kind: str) -> Callable[[ShogunState], bool]:
+    return lambda s: s.pending is not None and s.pending.get("kind") == kind \
+        and not s.pending.get("read")
+
+
+def attack_on(owned: bool) -> Callable[[ShogunState], bool]:
+    """An attack awaited from a province next to another player's armies (owned) or next to
+    a neutral province (not owned)."""
+    def test(s: ShogunState) -> bool:
+        if not pending("attack")(s):
+            return False
+        assert s.pending is not None
+        origin = str(s.pending["province"])
+        return any((s.armies.get(p, 0) > 0 and s.owner.get(p) not in (None, s.pending["player"]))
+                   if owned else s.owner.get(p) is None
+                   for p in KIT.neighbours(s.side, origin))
+    return test
+
+
+# --- cards turned ---------------------------------------------------------------------------
+
+
+def test_two_province_cards_turned_are_the_deal_and_an_unknown_code_is_named():
+    """2.2: the first two province cards are turned face up: both labels make chance's deal,
+    in the order read. A code that names no Shogun card, or a card the deal does not turn (an
+    action card), is an alert naming it, with the rule."""
+    played = Game(rules())
+    ref = referee(played)
+    first, second = sorted(played.state.deck)[:2]
+    assert ref.on_card(played.state, card_code(first)) == []
+    assert ref.on_card(played.state, card_code(second)) == [
+        Proposal(Action(CHANCE, "deal", {"cards": [first, second]}))]
+    unknown = ref.on_card(played.state, "CARD:not_a_card")
+    assert isinstance(unknown[0], Alert) and unknown[0].rule == "2"
+    assert "not_a_card" in unknown[0].message and unknown[0].fix
+    wrong = ref.on_card(played.state, card_code(f"{ACTION_PREFIX}castle"))
+    assert isinstance(wrong[0], Alert) and wrong[0].rule == "2.2"
+    assert "Build a castle" in wrong[0].message and "2 province cards" in wrong[0].fix
+    assert "Costruisci un castello" in said(wrong[0].message)
+
+
+def test_a_deck_card_at_the_claims_is_the_draw_and_the_card_drawn():
+    """2.2: a player who takes the deck's top card instead of a face-up one: its label is the
+    draw and the card drawn at once; a face-up card picked up waits for the group."""
+    played = until(lambda s: s.phase == "claim" and len(s.face_up) == 2 and bool(s.deck))
+    state = played.state
+    ref = referee(played)
+    claimer = state.players[state.claimer]
+    assert ref.on_card(state, card_code(state.face_up[0])) == []
+    card = sorted(state.deck)[0]
+    assert ref.on_card(state, card_code(card)) == [
+        Proposal(Action(claimer, "draw", {})), Proposal(Action(CHANCE, "drawn", {"card": card}))]
+    assert ref.card_owner(state, card_code(card)) == claimer
+
+
+def test_the_next_action_card_turned_is_read_and_one_already_up_is_refused():
+    """3.6: the next face-down action card turned is chance's turn_card; one already face up
+    is refused with 3.6 and named."""
+    played = until(lambda s: s.phase == "actions" and CHANCE in waiting(s))
+    state = played.state
+    ref = referee(played)
+    down = next(a for a in ACTIONS if a not in state.row)
+    assert ref.on_card(state, card_code(f"{ACTION_PREFIX}{down}")) == [
+        Proposal(Action(CHANCE, "turn_card", {"card": down}))]
+    refused = ref.on_card(state, card_code(f"{ACTION_PREFIX}{state.row[0]}"))
+    assert isinstance(refused[0], Alert) and refused[0].rule == "3.6"
+    event = card_code(f"{EVENT_PREFIX}{KIT.events[0].id}")
+    assert isinstance(ref.on_card(state, event)[0], Alert)
+
+
+def test_five_action_cards_laid_out_ask_the_special_cards_order():
+    """3.1-3.2: the five action cards turned face up are read in order; the special cards,
+    which carry no label, are asked: every order of them is an option."""
+    played = until(lambda s: s.phase == "layout")
+    ref = referee(played)
+    cards = ["taxes", "castle", "deploy_3", "battle_b", "rice"]
+    out = [r for c in cards for r in ref.on_card(played.state, card_code(f"{ACTION_PREFIX}{c}"))]
+    assert len(out) == 1 and isinstance(out[0], Question) and "3.2" in out[0].text
+    assert len(out[0].options) == 120
+    assert all(o.args["actions"] == tuple(cards) for o in out[0].options)
+    assert all(played.rules.accepts(played.state, o) for o in out[0].options)
+
+
+# --- cubes on the provinces -----------------------------------------------------------------
+
+
+def test_a_group_put_on_a_face_up_province_is_the_claim_and_a_wrong_group_is_refused():
+    """2.2: cubes of the claimer's colour on a face-up province are a claim with that group;
+    a group the player's individual board does not hold is refused by 2.2 with the fix, the
+    record untouched."""
+    played = until(lambda s: s.phase == "claim" and len(s.face_up) == 2)
+    state = played.state
+    ref = referee(played)
+    claimer = state.players[state.claimer]
+    group = max(state.groups[claimer])
+    card = state.face_up[1]
+    diff = moved(table(state), **{card: {claimer: group}})
+    assert ref.on_diff(state, diff) == [
+        Proposal(Action(claimer, "claim", {"card": card, "group": group}))]
+    too_many = moved(table(state), **{card: {claimer: group + 1}})
+    before = played.state
+    alert = ref.on_diff(state, too_many)[0]
+    assert isinstance(alert, Alert) and alert.rule == "2.2"
+    assert ref.desync is alert and played.state is before
+    assert "take" in alert.fix and str(group + 1) in alert.fix
+    assert not ref.table_matches(state, too_many.after)
+    assert ref.table_matches(state, table(state)) and ref.desync is None
+
+
+def test_an_attack_on_another_players_province_is_read_from_both_provinces_then_the_tray():
+    """4.4 and 6.1: the attacker's armies gone from the origin and the defender's from the
+    target (both thrown into the tower) are that battle; the tray's cubes that land next are
+    chance's reading, judged on the battle the record then has."""
+    played = until(attack_on(owned=True))
+    state = played.state
+    assert state.pending is not None
+    player, origin = str(state.pending["player"]), str(state.pending["province"])
+    target = next(p for p in KIT.neighbours(state.side, origin) if state.armies.get(p, 0) > 0
+                  and state.owner.get(p) not in (None, player))
+    defender, defending = state.owner[target], state.armies[target]
+    ref = referee(played)
+    diff = moved(table(state), **{origin: {player: -1}, target: {defender: -defending}})
+    attack = Action(player, "attack", {"to": target, "armies": 1})
+    assert ref.on_diff(state, diff) == [Proposal(attack)]
+    played.apply(attack)
+    reading = {player: 1}
+    landed = CountDiff(diff.after, CountSnapshot({**diff.after.counts, TRAY: reading}, ()))
+    assert ref.on_diff(played.state, landed) == [
+        Proposal(Action(CHANCE, "tray", {"tray": reading}))]
+
+
+def test_armies_gone_from_the_origin_alone_wait_for_the_tray_before_a_neutral_attack():
+    """4.4: armies taken from the origin may be a battle for a neutral province or the first
+    half of a move or of a battle against a player (whose armies still stand): the referee
+    waits; once the tray lands, the battles for a neutral province are what is left (one: a
+    proposal; several: a question listing them, 4.4)."""
+    played = until(attack_on(owned=False))
+    state = played.state
+    assert state.pending is not None
+    player, origin = str(state.pending["player"]), str(state.pending["province"])
+    ref = referee(played)
+    start = table(state)
+    gone = moved(start, **{origin: {player: -1}})
+    first = ref.on_diff(state, gone)
+    targets = {str(a.args["to"]) for a in played.rules.legal_actions(state, player)}
+    empty = {p for p in targets if not state.armies.get(p) and state.owner.get(p) != player}
+    assert targets - empty, "a position with a move or a defended province to wait for"
+    assert first == [] and ref.desync is None  # a move, or a defender not thrown yet
+    landed = CountDiff(gone.after, CountSnapshot({**gone.after.counts, TRAY: {player: 1}}, ()))
+    out = ref.on_diff(state, landed)
+    options = {Action(player, "attack", {"to": p, "armies": 1}) for p in empty}
+    if len(options) == 1:
+        assert out[0] == Proposal(options.pop())
+    else:
+        assert isinstance(out[0], Question) and "4.4" in out[0].text
+        assert set(out[0].options) == options
+
+
+def test_cubes_moved_where_no_legal_action_sends_them_are_refused_with_the_rule_and_fix():
+    """4.4: armies put into a province the origin does not border (or all of them moved, none
+    staying) are refused by 4.4: the alert says what was seen, how to put it back and what the
+    game waits for; the referee is out of sync until the table is as the record has it, and
+    the record is untouched."""
+    played = until(attack_on(owned=False))
+    state = played.state
+    assert state.pending is not None
+    player, origin = str(state.pending["player"]), str(state.pending["province"])
+    far = next(p for p in KIT.provinces(state.side) if p != origin and p not in
+               KIT.neighbours(state.side, origin) and state.owner.get(p) in (None, player)
+               and not state.armies.get(p))
+    ref = referee(played)
+    diff = moved(table(state), **{origin: {player: -1}, far: {player: 1}})
+    out = ref.on_diff(state, diff)
+    assert len(out) == 1 and isinstance(out[0], Alert) and out[0].rule == "4.4"
+    alert = out[0]
+    name = KIT.provinces(state.side)[far].name
+    assert name in alert.message and name in alert.fix and alert.public_fix == alert.fix
+    assert "take 1" in alert.fix and "put 1" in alert.fix
+    assert "togli 1" in said(alert.fix)
+    assert ref.desync is alert and played.state is state
+    all_out = moved(table(state), **{origin: {player: -state.armies[origin]}})
+    again = ref.on_diff(state, all_out)
+    assert isinstance(again[0], Alert) and again[0].rule == "4.4"
+    assert ref.table_matches(state, table(state))
+
+
+def test_an_impossible_tray_reading_is_the_towers_rule_6_refusal_with_the_fix():
+    """6: the tray cannot show more cubes of a colour than went into the tower (thrown, in the
+    tray before, or held inside): the engine refuses the reading, and the alert carries rule 6
+    and the fix; a possible reading put right clears the desync and is then read."""
+    played = until(pending("battle"))
+    state = played.state
+    ref = referee(played)
+    most = inflight(state)
+    colour = next(iter(sorted(most)))
+    start = table(state)
+    bad = CountDiff(start, CountSnapshot({**start.counts, TRAY: {colour: most[colour] + 1}}, ()))
+    out = ref.on_diff(state, bad)
+    assert isinstance(out[0], Alert) and out[0].rule == "6" and "confirm" in out[0].fix
+    assert ref.desync is out[0] and played.state is state
+    assert not ref.table_matches(state, bad.after)
+    good = CountSnapshot({**start.counts, TRAY: {colour: most[colour]}}, ())
+    assert ref.table_matches(state, good) and ref.desync is None
+    ref.seen = good
+    assert ref.decisions(state) == [
+        Proposal(Action(CHANCE, "tray", {"tray": {colour: most[colour]}}))]
+
+
+def test_the_tray_taken_out_to_be_thrown_waits_and_confirm_reads_an_unchanged_tray():
+    """6.1: the tray's cubes go into the tower with the battle's: the tray seen empty while a
+    throw awaits is not a reading; a reading the camera cannot see change is read by confirm."""
+    played = until(lambda s: pending("battle")(s) and bool(s.tray))
+    state = played.state
+    ref = referee(played)
+    start = table(state)
+    empty = CountDiff(start, CountSnapshot({**start.counts, TRAY: {}}, ()))
+    assert ref.on_diff(state, empty) == []
+    back = CountDiff(empty.after, start)
+    assert ref.on_diff(state, back) == [
+        Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
+    ref.seen = start
+    assert ref.on_button(state, "confirm") == [
+        Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
+
+
+def test_the_table_following_the_record_after_a_battle_asks_nothing_and_overshooting_is_refused():
+    """6.2: once the tray is read the rules return the losses and put the winner's armies in
+    the province; the players doing so, step by step, is no action; putting more than the
+    record has is refused, with the fix counted from the record."""
+    played = until(lambda s: pending("battle")(s) and s.pending is not None
+                   and s.pending.get("defender") is None)
+    ref = referee(played)
+    start = table(played.state)
+    assert played.state.pending is not None
+    attacker = str(played.state.pending["attacker"])
+    thrown = inflight(played.state)
+    reading = {attacker: thrown[attacker]}
+    landed = CountSnapshot({**start.counts, TRAY: reading}, ())
+    read = Action(CHANCE, "tray", {"tray": reading})
+    assert ref.on_diff(played.state, CountDiff(start, landed)) == [Proposal(read)]
+    played.apply(read)
+    after = played.state
+    record = board_of(after)
+    halfway = {**landed.counts}
+    province = next(z for z in record if z != TRAY and record[z] != start.counts.get(z))
+    halfway[province] = record[province]
+    step = CountDiff(landed, CountSnapshot(normalised(halfway), ()))
+    assert ref.on_diff(after, step) == [] and ref.desync is None
+    over = moved(step.after, **{province: {attacker: 1}})
+    alert = ref.on_diff(after, over)[0]
+    awaited = after.pending.get("kind") if after.pending is not None else None
+    rule = {"attack": "4.4", "move": "4.3"}.get(str(awaited), PHASE_RULES[after.phase])
+    assert isinstance(alert, Alert) and alert.rule == rule  # the rule of what is awaited
+    assert "take 1" in alert.fix and KIT.provinces(after.side)[province].name in alert.fix
+
+
+def test_a_deploy_the_rules_carried_out_must_then_show_its_armies():
+    """4.3: the rules deploy the armies when the action card is turned; the table then shows
+    them: the right cubes ask nothing, one too many is a desync whose fix says how many to
+    take out and where."""
+    game = until(lambda s: s.phase == "actions" and CHANCE in waiting(s)
+                 and bool({"deploy_5", "deploy_3"} - set(s.row)))
+    while True:
+        state = game.state
+        card = next((a for a in ("deploy_5", "deploy_3") if a not in state.row), None)
+        if card is None or state.phase != "actions" or CHANCE not in waiting(state):
+            pytest.skip("no deploy card left face down")
+        events = game.apply(Action(CHANCE, "turn_card", {"card": card}))
+        if any(e.type == "ArmiesDeployed" for e in events):
+            break
+    deploy = next(e for e in events if e.type == "ArmiesDeployed")
+    ref = referee(game)
+    province, player, armies = (deploy.data["province"], deploy.data["player"],
+                                deploy.data["armies"])
+    before = table(state)
+    assert ref.on_diff(game.state, moved(before, **{province: {player: armies}})) == []
+    over = ref.on_diff(game.state, moved(before, **{province: {player: armies + 1}}))
+    assert isinstance(over[0], Alert) and ref.desync is over[0]
+    assert "take 1" in over[0].fix and KIT.provinces(state.side)[province].name in over[0].fix
+
+
+# --- asked on the tablet --------------------------------------------------------------------
+
+
+def test_choices_the_table_cannot_show_are_asked_with_their_rule():
+    """3.5 the special card taken, 4.3 staying after deploy 1, 2.2 drawing from the deck, 5.2
+    the order of winter revolts, 3.5 the tied bidders' daimyo cards: asked on the tablet, every
+    legal choice an option."""
+    cases = {"take": (lambda s: s.phase == "special", "3.5"),
+             "stay": (pending("move"), "4.3"),
+             "draw": (lambda s: s.phase == "claim" and len(s.face_up) == 2 and bool(s.deck),
+                      "2.2"),
+             "revolt": (lambda s: s.phase == "revolts" and any(
+                 len(v) > 1 for v in s.revolts.values()), "5.2"),
+             "daimyo": (lambda s: s.phase == "ties", "3.5")}
+    for verb, (test, rule) in cases.items():
+        played = until(test)
+        out = referee(played).decisions(played.state)
+        assert len(out) == 1 and isinstance(out[0], Question), verb
+        assert f"({rule})" in out[0].text and "{" not in said(out[0].text), verb
+        assert {a.verb for a in out[0].options} == {verb}, verb
+        assert all(played.rules.accepts(played.state, a) for a in out[0].options), verb
+
+
+# --- hidden information ---------------------------------------------------------------------
+
+
+def _secret_swapped(state: ShogunState) -> ShogunState:
+    """The same table with every unrevealed plan and bid changed: what the referee says must
+    not depend on them (3.3)."""
+    plans = {p: {a: "chest_0" for a in plan} for p, plan in state.plans.items()}
+    bids = {} if state.bids_shown else {p: "chest_1" for p in state.bids}
+    return dataclasses.replace(state, plans=frozen(plans),
+                               bids=frozen(bids) if not state.bids_shown else state.bids)
+
+
+def test_a_hidden_plan_never_reaches_an_alert_or_a_question():
+    """3.3: plans and bids are made on the phones; the referee never reads them: with a move
+    refused, a card turned out of place and the tablet's questions, what it says is the same
+    whatever the secret plans hold, and names no card of a plan not yet turned up."""
+    played = until(lambda s: s.phase == "event" and s.event is None)
+    state = played.state
+    assert state.plans and not state.bids_shown
+    secret = {c for plan in state.plans.values() for c in plan.values()} | set(state.bids.values())
+    names = {KIT.provinces(state.side)[c].name for c in secret if c in KIT.provinces(state.side)}
+    player = state.players[0]
+    somewhere = next(p for p in KIT.provinces(state.side) if state.owner.get(p) == player)
+    probes = [lambda r, s: r.on_diff(s, moved(table(s), **{somewhere: {player: 1}})),
+              lambda r, s: r.on_card(s, card_code(f"{ACTION_PREFIX}castle")),
+              lambda r, s: r.decisions(s)]
+    for probe in probes:
+        plain = probe(referee(played), state)
+        assert plain == probe(referee(played), _secret_swapped(state))
+        for ruling in plain:
+            text = " ".join(str(getattr(ruling, f, "")) for f in ("message", "fix",
+                                                                  "public_fix", "text"))
+            assert "chest_" not in text and "plan" not in text.replace("plans, made", "")
+            assert not any(n in text for n in names - {KIT.provinces(state.side)[somewhere].name})
+            assert not isinstance(ruling, Question) or all(
+                a.verb != "plan" for a in ruling.options)
+
+
+def test_the_referee_never_proposes_or_asks_a_plan():
+    """3.3: in whole games read back, the plans are counted hidden, never said."""
+    figures = read_back_games(1, 11)
+    assert figures["hidden_by_verb"] == {"plan": figures["hidden"]} and figures["hidden"] > 0
+    assert "plan" not in figures["asked_by_verb"] and "plan" not in figures["recovered_by_verb"]
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+
+def test_whole_games_for_3_4_and_5_players_are_read_back_without_a_miss():
+    """3.6, 4, 5, 6: three random games (3, 4, 5 players) acted out at the count level are
+    read back: every action proposed or asked, none missed, the plans hidden."""
+    figures = read_back_games(3, 1)
+    assert figures["missed"] == 0, figures["first_misses"]
+    assert figures["recovered"] > figures["asked"] > 0
+    assert {"attack", "tray", "turn_card", "claim", "revolts"} <= set(
+        figures["recovered_by_verb"])
+
+
+@pytest.mark.slow
+def test_many_whole_games_on_both_sides_are_read_back_without_a_miss():
+    """As above, 12 games: 3, 4 and 5 players, the sun side and the moon (2)."""
+    figures = read_back_games(12, 100)
+    assert figures["missed"] == 0, figures["first_misses"]
+
+
+def test_the_expected_table_is_the_records_provinces_and_tray():
+    """6.2: after a battle the record's table is each province's armies under its owner's
+    colour and the tray's cubes, farmers as `farmers`."""
+    played = until(lambda s: bool(s.tray.get(FARMERS)) and s.pending is None)
+    state = played.state
+    expected = referee(played).expected(state)
+    assert expected.counts[TRAY] == dict(state.tray)
+    assert all(expected.counts[p] == {state.owner[p]: n} for p, n in state.armies.items() if n)
+
+
+def test_the_next_action_card_waits_for_the_table_to_show_what_the_last_actions_left():
+    """3.6: an action is carried out in full before the next card is turned: with a province
+    still short of the armies the record has there, the card is refused with the fix; once
+    the table shows them, it is read."""
+    played = until(lambda s: s.phase == "actions" and CHANCE in waiting(s) and bool(s.armies))
+    state = played.state
+    ref = referee(played)
+    province = sorted(state.armies)[0]
+    card = next(a for a in ACTIONS if a not in state.row)
+    ref.seen = moved(table(state), **{province: {state.owner[province]: -1}}).after
+    out = ref.on_card(state, card_code(f"{ACTION_PREFIX}{card}"))
+    assert isinstance(out[0], Alert) and out[0].rule == "3.6" and ref.desync is None
+    assert "put 1" in out[0].fix and KIT.provinces(state.side)[province].name in out[0].fix
+    ref.seen = table(state)
+    assert ref.on_card(state, card_code(f"{ACTION_PREFIX}{card}")) == [
+        Proposal(Action(CHANCE, "turn_card", {"card": card}))]
+
+
+def test_cubes_guessing_the_next_players_secret_deploy_are_not_confirmed():
+    """3.3: after deploy 1 a player's move is followed by the next player's deploy, from a
+    plan still face down. A table that shows the move and also guesses that deploy is not told
+    the guess is right: the referee fits only the move's own effect, and says the same with
+    the secret plans swapped."""
+    def leads_to_a_deploy(s: ShogunState) -> bool:
+        return pending("move")(s) and any(_next_deploy(s, a) for a in _moves(s))
+    played = until(leads_to_a_deploy)
+    state = played.state
+    move = next(a for a in _moves(state) if _next_deploy(state, a))
+    deploy = _next_deploy(state, move)
+    assert deploy is not None
+    assert state.pending is not None
+    origin, to, n = str(state.pending["province"]), str(move.args["to"]), move.args["armies"]
+    start = table(state)
+    shown = moved(start, **{origin: {move.role: -n}, to: {move.role: n}})
+    assert referee(played).on_diff(state, shown) == [Proposal(move)]
+    guessed = moved(shown.after, **{deploy.data["province"]: {
+        deploy.data["player"]: deploy.data["armies"]}})
+    both = CountDiff(start, guessed.after)
+    out = referee(played).on_diff(state, both)
+    assert isinstance(out[0], Alert) and out[0].rule == "4.3"
+    assert out == referee(played).on_diff(_secret_swapped(state), both)
+
+
+def _moves(state: ShogunState) -> list[Action]:
+    assert state.pending is not None
+    return [a for a in rules(len(state.players)).legal_actions(state, str(
+        state.pending["player"])) if a.verb == "move"]
+
+
+def _next_deploy(state: ShogunState, move: Action) -> Event | None:
+    events = list(rules(len(state.players)).decide(state, move))
+    turned = [i for i, e in enumerate(events) if e.type == "TurnPassed"]
+    return next((e for e in events[turned[0]:] if e.type == "ArmiesDeployed"
+                 and e.data["player"] != move.role), None) if turned else None
