@@ -121,6 +121,58 @@ def kit_list() -> None:
         click.echo(name)
 
 
+@kit.command("author")
+@click.argument("game_name", metavar="GAME")
+@click.option("--name", "kit_id", metavar="NAME",
+              help="The new kit's name: lower case, digits and _ (default: my_GAME). Its draft "
+              "and its folder in the user's data folder are named after it.")
+@click.option("--image", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="A photo of your board (JPEG or PNG) to start from.")
+@click.option("--camera", help="Offer the camera's current view as the photo: pi, usb:0 or "
+              "folder:PATH.")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="The address to serve on (0.0.0.0: the local network).")
+@click.option("--port", default=8000, show_default=True)
+def kit_author(game_name: str, kit_id: str | None, image: Path | None, camera: str | None,
+               host: str, port: int) -> None:
+    """Enter your own board from a photo, on a page for the referee's tablet: each area's
+    centre, outline, neighbours and values; writes a kit that `companion kit check` checks.
+
+    Every change is kept as a draft, so the page can be closed and opened again. Stops with
+    Ctrl-C."""
+    import re
+
+    from companion.kits.author import AuthorError, author_spec, draft_folder, kit_folder
+    from companion.userdata import data_dir
+    from companion.web.kit_author import AuthorOptions, serve_kit_author_page
+
+    name = kit_id or f"my_{_game(game_name).name}"
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", name):
+        _fail(f"--name {name!r}: lower-case letters, digits and _, starting with a letter", 2)
+    try:
+        spec = author_spec(_game(game_name).name)
+    except AuthorError as exc:
+        _fail(str(exc))
+    photo = image.read_bytes() if image is not None else None
+    _check_port(host, port)
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+
+    def ready() -> None:
+        click.echo(f"the kit author page (Ctrl-C ends it): http://{shown}:{port}/kit-author"
+                   f"#token={referee_token_kept()}")
+        click.echo(f"draft: {draft_folder(spec.game, name, data_dir()) / 'draft.json'}")
+        click.echo(f"the kit is written to {kit_folder(name, data_dir())}")
+
+    try:
+        serve_kit_author_page(AuthorOptions(referee_token_kept(), spec.game, name, data_dir(),
+                                            camera, host, port, host_names=(shown,)),
+                              photo, ready)
+    except AuthorError as exc:
+        _fail(f"kit author: {exc}")
+    except ValueError as exc:  # the photo given
+        _fail(f"kit author: {image}: {exc}")
+
+
 @main.command("rules")
 def rules_command() -> None:
     """List the games the companion hosts: names and aliases, rules, and what each can do."""
