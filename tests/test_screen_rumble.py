@@ -85,13 +85,29 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"rumble_nation-{name}.png"), full_page=True)
 
 
-def boxes(page: Page, selector: str) -> list[dict[str, Any]]:
-    """Each matching SVG element's box in the board's own units (getBBox), with its text."""
-    return page.eval_on_selector_all(selector, """nodes => nodes.map(n => {
+MEASURE = """nodes => nodes.map(n => {
         const b = n.getBBox();
         return {text: n.textContent, x: b.x, y: b.y, w: b.width, h: b.height,
                 region: n.closest('[data-region]') && n.closest('[data-region]').dataset.region};
-    })""")
+    })"""
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, Any]]:
+    """Each matching SVG element's box in the board's own units (getBBox), with its text."""
+    return page.eval_on_selector_all(selector, MEASURE)
+
+
+def framed(page: Page, box: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A box's frame and its texts, measured together once the frame is laid out (CI once
+    read the players' frame as 0x0 a moment before its texts had their places)."""
+    page.wait_for_function("""box => { const r = document.querySelector(box + ' rect.frame');
+        return r && r.getBBox().width > 0; }""", arg=box, timeout=5000)
+    measured = page.eval_on_selector(box, """(g, js) => {
+        const measure = eval(js);
+        return [measure([g.querySelector('rect.frame')])[0],
+                measure(Array.from(g.querySelectorAll('text')))];
+    }""", MEASURE)
+    return measured[0], measured[1]
 
 
 def overlaps(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -154,8 +170,7 @@ def test_region_labels_never_collide_and_hidden_cards_stay_hidden(open_page, ser
                 and tile["y"] <= inner["y"] and inner["y"] + inner["h"] <= tile["y"] + tile["h"], \
                 f"{label} {viewport}: {inner['text']!r} leaves {inner['region']}"
         for box in ("#rn-turn", "#rn-players"):
-            frame = boxes(page, f"{box} rect.frame")[0]
-            texts = boxes(page, f"{box} text")
+            frame, texts = framed(page, box)
             for i, inner in enumerate(texts):
                 assert frame["x"] <= inner["x"] + 1 and inner["x"] + inner["w"] <= frame["x"] \
                     + frame["w"] + 1, f"{label} {viewport}: {inner['text']!r} leaves {box}"
