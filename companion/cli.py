@@ -1134,15 +1134,21 @@ def _saved_settings() -> Any:
               "mat. Stops with Ctrl-C.")
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="With --page: the address to serve on (0.0.0.0: the local network).")
+@click.option("--lens-photos", "lens_photos", type=click.Path(path_type=Path),
+              help="Measure the lens first, from photographs of the ChArUco board (companion "
+              "print-tags --charuco): a wide lens must be measured before play, and the camera "
+              "check says when.")
 def setup_command(public_url: str | None, port: int, broadcast: str | None,
                   no_broadcast: bool, camera: str | None, game: str, yes: bool,
-                  page: bool, host: str) -> None:
+                  page: bool, host: str, lens_photos: Path | None) -> None:
     """First-run set-up of this table: the address the phones use, the referee's link, and
     the tournament broadcast. Saved in the user's data folder (settings.yaml) for every
     `companion serve` after; serve's own options still win.
 
     Asks for what is not given (Enter keeps the value shown); --yes asks nothing. With
-    --page, the camera is checked on the set-up page, live, rather than once here.
+    --page, the camera is checked on the set-up page, live, rather than once here. The camera
+    check tells a wide lens (the Pi's Camera Module 3 Wide, or 75 degrees or more across) and
+    asks for it to be measured (--lens-photos) before play.
     """
     from companion.settings import Settings, SettingsError, save_settings
 
@@ -1181,8 +1187,11 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
     except (OSError, SettingsError) as exc:
         _fail(f"setup: cannot save the settings: {exc}")
     click.echo(f"saved {written}")
+    if lens_photos is not None:
+        _calibrate_lens(_game(game), lens_photos, None)
     if camera is not None and not page:
         _camera_check(_game(game), camera)
+        _lens_step(_game(game), camera, ask)
     click.echo(f"phones reach the table at {chosen.public_url}/play")
     if chosen.broadcast is not None:
         from companion.broadcast import parse_url
@@ -1235,6 +1244,40 @@ def _camera_check(spec: GameSpec, camera: str,
     click.echo(f"camera {camera}: {frame.shape[1]}x{frame.shape[0]}, {result.corners_seen} "
                f"corner markers, the board placed within {result.error_mm:.2f} mm; look at "
                f"{target / 'overlay.png'}")
+
+
+def _lens_step(spec: GameSpec, camera: str, ask: bool) -> None:
+    """After the camera check: whether the lens must be measured (vision.lens_check), and
+    the way to do it; asked for at once when someone is at the terminal."""
+    from companion.userdata import calibration_folder
+    from companion.vision.lens_check import lens_advice
+    from companion.vision.overlay import saved
+
+    folder = calibration_folder(spec.name)
+    advice = lens_advice(saved(folder), _camera_model(camera))
+    if not advice.needed:
+        click.echo(f"lens: {advice.reason}")
+        return
+    click.echo(f"lens: {advice.reason}, so it must be measured before play: print the ChArUco "
+               "board (companion print-tags --charuco), photograph it flat in 10 or more "
+               "places and angles that reach the frame's corners, put the photographs in a "
+               f"folder, then: companion setup --camera {camera} --lens-photos FOLDER")
+    if not ask:
+        return
+    photos = click.prompt("Folder of ChArUco photographs (Enter: later)", default="",
+                          show_default=False).strip()
+    if photos:
+        _calibrate_lens(spec, Path(photos).expanduser(), None)
+        _camera_check(spec, camera)
+
+
+def _camera_model(camera: str) -> str | None:
+    """The Pi camera's sensor model (picamera2), which names a wide lens; None elsewhere."""
+    if camera != "pi":
+        return None
+    from companion.vision.sources import pi_camera_model
+
+    return pi_camera_model()
 
 
 @main.command("referee-link")

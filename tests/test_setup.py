@@ -116,3 +116,76 @@ def test_setup_checks_the_camera_and_places_the_board(tmp_path):
     empty.mkdir()
     nothing = companion(data, "setup", "--yes", "--camera", f"folder:{empty}")
     assert nothing.returncode == 1 and "no frame from camera" in nothing.stderr
+
+
+# --- the lens (#19: "setup makes lens calibration part of the first run for wide lenses") -----
+
+def table_photo(folder: Path, distance_mm: float) -> Path:
+    """One photograph of the table by a real pinhole camera `distance_mm` from its centre,
+    tilted 10 degrees (the board's perspective then fixes the focal length), in `folder`."""
+    import random
+
+    import cv2
+
+    from companion.kits import load_kit
+    from companion.vision.corpus import random_scene
+    from companion.vision.geometry import Geometry
+    from companion.vision.room import pinhole
+    from companion.vision.synth import Look, Synth
+
+    kit = load_kit("sekigahara")
+    geometry = Geometry.load(kit)
+    synth = Synth(geometry, kit)
+    real = pinhole(synth, (2028, 1520), 10, distance_mm=distance_mm)
+    scene = random_scene(geometry, random.Random(3))
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0001.png"), synth.photograph(
+        real.seen(scene, geometry.block_height_mm), real.camera(synth), Look()).image)
+    return folder
+
+
+def test_a_wide_lens_is_told_at_setup_and_measured_there(tmp_path):
+    """From 60 cm the table needs a lens seeing 98 degrees across: setup says it must be
+    measured and how; given the ChArUco photographs it measures it and keeps it for the
+    board's check. From 1 m (69 degrees) nothing is asked."""
+    import cv2
+    from test_intrinsics import POSES, charuco_view
+
+    from companion.vision.overlay import lens_intrinsics
+
+    plain, wide = table_photo(tmp_path / "plain", 1000), table_photo(tmp_path / "wide", 600)
+    data = tmp_path / "data"
+    calm = companion(data, "setup", "--yes", "--camera", f"folder:{plain}")
+    assert calm.returncode == 0, calm.stderr
+    assert "lens: the lens sees 69 degrees across: a plain lens" in calm.stdout
+    told = companion(data, "setup", "--yes", "--camera", f"folder:{wide}")
+    assert told.returncode == 0, told.stderr
+    assert "lens: the lens sees 98 degrees across: a wide lens, so it must be measured" \
+        in told.stdout
+    assert f"companion setup --camera folder:{wide} --lens-photos FOLDER" in told.stdout
+    photos = tmp_path / "charuco"
+    photos.mkdir()
+    for n, (rotation, distance) in enumerate(POSES):
+        cv2.imwrite(str(photos / f"{n}.png"), charuco_view(rotation, distance))
+    measured = companion(data, "setup", "--yes", "--camera", f"folder:{wide}",
+                         "--lens-photos", str(photos))
+    assert measured.returncode == 0, measured.stderr
+    assert f"{len(POSES)} of {len(POSES)} photographs used" in measured.stdout
+    assert "lens: the lens is measured" in measured.stdout
+    folder = data / "calibration" / "sekigahara"
+    assert lens_intrinsics(folder) is not None  # kept by the board's check that followed
+    missing = companion(data, "setup", "--yes", "--lens-photos", str(tmp_path / "nowhere"))
+    assert missing.returncode != 0 and "nowhere" in missing.stderr + missing.stdout
+
+
+def test_the_lens_advice_reads_the_model_the_pose_and_a_measured_lens():
+    from companion.vision.lens_check import field_of_view, lens_advice
+
+    assert round(field_of_view(1473.3, 2028)) == 69
+    pose = {"frame": [2028, 1520], "pose": {"focal_px": 875.9}}
+    assert lens_advice(pose).needed and lens_advice(pose).degrees == 98.4
+    assert not lens_advice({**pose, "intrinsics": {"matrix": []}}).needed
+    assert lens_advice({}, model="imx708_wide").needed
+    assert not lens_advice({}, model="imx708").needed
+    blind = lens_advice({"frame": [2028, 1520], "pose": {"not_found": "looking straight down"}})
+    assert not blind.needed and "looking straight down" in blind.reason

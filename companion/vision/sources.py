@@ -6,6 +6,7 @@ backoff; an unreadable image file is reported and skipped. Nothing here crashes 
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 from collections.abc import Callable
@@ -16,7 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["CameraSource", "FrameSource", "ImageFolder", "PiCameraSource", "VideoFile"]
+__all__ = ["CameraSource", "FrameSource", "ImageFolder", "PiCameraSource", "VideoFile",
+           "pi_camera_model"]
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +144,17 @@ class CameraSource(FrameSource):
         self._delay = min(max(self._delay * 2, self.backoff[0]), self.backoff[1])
         self.status = f"{message}; retrying in {self._delay:.1f} s"
         log.warning("%s", self.status)
+
+
+def pi_camera_model() -> str | None:
+    """The first Pi camera's sensor model as picamera2 names it (`imx708_wide` for the
+    Camera Module 3 Wide), or None off a Pi or with no camera attached."""
+    try:
+        picamera2 = importlib.import_module("picamera2")
+    except ImportError:
+        return None
+    cameras = picamera2.Picamera2.global_camera_info()
+    return str(cameras[0].get("Model")) if cameras else None
 
 
 @dataclass
