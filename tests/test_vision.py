@@ -242,3 +242,16 @@ def test_tags_on_standing_blocks_are_taken_back_to_where_the_blocks_stand():
     assert max(error(flat, tag) for tag in truth) > 10.0
     assert max(error(upright, tag) for tag in truth) < 1.5
     assert {tag: upright.zones.get(tag) for tag in truth} == {t: f.zone for t, f in truth.items()}
+
+
+def test_each_tag_sheet_says_which_camera_reads_its_tags(tmp_path):
+    """Issue #19: the recommended configuration printed on the tag sheet. 14 mm tags want
+    12 MP stills; 22 mm and over are read at 1080p (docs/vision.md)."""
+    for size, said in (("14", "Read from 12 MP stills"), ("22", "A 1080p camera framing")):
+        out = tmp_path / f"tags-{size}.pdf"
+        result = CliRunner().invoke(main, ["print-tags", "--out", str(out), "--count", "3",
+                                           "--size", size])
+        assert result.exit_code == 0, result.output
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        assert f"{size} mm tags: print at 100 %." in text and said in " ".join(text.split())

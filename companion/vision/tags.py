@@ -10,7 +10,29 @@ from pathlib import Path
 import cv2
 from fpdf import FPDF
 
-__all__ = ["write_tag_list", "write_tag_sheet"]
+__all__ = ["SIZE_FOR_1080P", "camera_note", "write_tag_list", "write_tag_sheet"]
+
+SIZE_FOR_1080P = 22.0
+"""The smallest tag a 1080p camera framing the whole table reads (0.994 of visible tags in the
+right zone, as many as 24 mm: docs/vision.md, Blur); 14 mm tags need 12 MP stills."""
+
+
+def camera_note(size_mm: float) -> str:
+    """The camera these tags want, printed on every sheet (issue #19: the recommended
+    configuration on the tag sheet)."""
+    if size_mm >= SIZE_FOR_1080P:
+        return (f"{size_mm:g} mm tags: print at 100 %. A 1080p camera framing the whole table "
+                "reads them, and so do 12 MP stills.")
+    return (f"{size_mm:g} mm tags: print at 100 %. Read from 12 MP stills (the Pi camera's "
+            f"default, companion serve --camera pi); a 1080p camera needs "
+            f"{SIZE_FOR_1080P:g} mm tags (companion print-tags --size {SIZE_FOR_1080P:g}).")
+
+
+def _page_note(pdf: FPDF, size_mm: float) -> None:
+    """The camera note along the page's foot."""
+    pdf.set_font_size(7)
+    pdf.set_xy(15, 297 - 12)
+    pdf.cell(180, 4, camera_note(size_mm))
 
 
 def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: float = 6,
@@ -31,6 +53,8 @@ def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: f
     for index, tag in enumerate(chosen):
         if index % (columns * rows) == 0:
             pdf.add_page()
+            _page_note(pdf, size_mm)
+            pdf.set_font_size(6)
         slot = index % (columns * rows)
         x = margin + (slot % columns) * cell + quiet
         y = margin + (slot // columns) * cell + quiet
@@ -63,6 +87,8 @@ def write_tag_list(path: Path, rows: Sequence[tuple[int, str]], size_mm: float, 
     for index, (tag, caption) in enumerate(rows):
         if index % (2 * per_column) == 0:
             pdf.add_page()
+            _page_note(pdf, size_mm)
+            pdf.set_font_size(8)
         slot = index % (2 * per_column)
         x = margin + (slot // per_column) * column + quiet
         y = margin + (slot % per_column) * cell + quiet
