@@ -4,7 +4,8 @@ hex grid. The rules (`rules/`, one module per chapter of the Italian rulebook), 
 data), registering a copy's own values (`physical_set.py`), the tablet screen (`screen.js`),
 and how its table is read (`table_state.py`: a tag on each face of a counter; `reader.py`,
 `tracker.py`, `synth.py`, `vision_bench.py`: hexes, faces and dice from the camera;
-`referee.py`, `script.py`, `table.py`: what the changes mean). No simulated table player yet."""
+`referee.py`, `script.py`, `table.py`: what the changes mean), and the simulated player that
+acts a game out at a table drawn in pixels (`simulator.py`: `companion demo --game barletta`)."""
 
 from companion.games import GameSpec
 from companion.games.barletta import kit as kit
@@ -15,4 +16,5 @@ GAME = GameSpec(
     aliases=("disfida", "disfida-di-barletta", "disfida_di_barletta"),
     register="physical_set:REGISTRATION", screen="screen.js", table="table:build",
     vision_bench="vision_bench:BENCH", calibration="calibration/board.yaml",
+    simulator="simulator:SIMULATOR",
 )

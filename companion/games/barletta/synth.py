@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -137,6 +137,43 @@ class BarlettaSynth(Synth):
         placed = {p.tag: (p.zone, p.centre) for p in pieces}
         return FieldScene(placed, tuple(pieces), self._throw(dice, rng))
 
+    def change(self, scene: FieldScene, zones: Mapping[int, str], dice: tuple[int, ...],
+               throw: bool, seed: int = 0) -> FieldScene:
+        """`scene` once a hand has made the table show `zones` and `dice`, as a player
+        leaves it: counters not touched lie where they lay; a counter turned over keeps its
+        spot and turn; one moved lands a little off its new hex's centre (turned, drawn from
+        `seed`) or on the first free place of its area's grid (at the area's centre when the
+        grid is full); the dice are thrown anew at new spots with `throw`, else left lying."""
+        rng = random.Random(seed)
+        was = {p.tag: p for p in scene.pieces}
+        lying = {(p.knight, p.zone): p for p in scene.pieces}
+        pieces = [was[t] for t, zone in sorted(zones.items()) if t in was and was[t].zone == zone]
+        for tag, zone in sorted(zones.items()):
+            if tag in was and was[tag].zone == zone:
+                continue
+            piece = self._piece(tag, zone, (0.0, 0.0), 0.0)
+            other = lying.get((piece.knight, zone))
+            if other is not None and other.tag not in zones:  # turned over where it lies
+                where, angle = other.centre, other.angle
+            elif self.geometry.zone(zone).rect is not None:
+                where, angle = self._free_place(zone, pieces), rng.uniform(-3, 3)
+            else:
+                x, y = self.geometry.zone(zone).center
+                where = (x + rng.uniform(-2.5, 2.5), y + rng.uniform(-2.5, 2.5))
+                angle = rng.uniform(-8, 8)
+            pieces.append(replace(piece, centre=where, angle=angle))
+        thrown = self._throw(dice, rng) if throw else scene.dice
+        return FieldScene({p.tag: (p.zone, p.centre) for p in pieces}, tuple(pieces), thrown)
+
+    def _free_place(self, zone: str, pieces: list[Piece]) -> tuple[float, float]:
+        """The first place of an area's grid no counter lies on; its centre when none is
+        free (counters piled: the camera may then miss some)."""
+        taken = [p.centre for p in pieces if p.zone == zone]
+        for place in self._places(zone):
+            if all(math.dist(place, t) > self.tray.counter_mm / 2 for t in taken):
+                return place
+        return self.geometry.zone(zone).center
+
     def _piece(self, tag: int, zone: str, where: tuple[float, float], angle: float) -> Piece:
         piece = self.registry.block(tag)
         if piece is None:
@@ -146,16 +183,22 @@ class BarlettaSynth(Synth):
 
     def _grid(self, zone: str, count: int) -> list[tuple[float, float]]:
         """`count` places in a tidy grid inside an area, row by row from its top-left."""
+        places = self._places(zone)
+        if count > len(places):
+            raise ValueError(f"{count} counters do not fit in {zone} ({len(places)} places)")
+        return places[:count]
+
+    def _places(self, zone: str) -> list[tuple[float, float]]:
+        """Every place of an area's tidy grid, row by row from its top-left."""
         rect = self.geometry.zone(zone).rect
         assert rect is not None
         x, y, w, h = rect
         step = self.tray.counter_mm + 3
         across, down = int((w - 3) // step), int((h - 3) // step)
-        if count > across * down:
-            raise ValueError(f"{count} counters do not fit in {zone} ({across * down} places)")
         left = x + (w - across * step) / 2 + step / 2
         top = y + (h - down * step) / 2 + step / 2
-        return [(left + (i % across) * step, top + (i // across) * step) for i in range(count)]
+        return [(left + (i % across) * step, top + (i // across) * step)
+                for i in range(across * down)]
 
     def _throw(self, faces: tuple[int, ...], rng: random.Random) -> tuple[Die, ...]:
         """Dice at random spots and turns on the felt, never touching each other or the rim."""

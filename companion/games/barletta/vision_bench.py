@@ -39,8 +39,10 @@ from companion.vision.synth import Frame, Look, random_camera
 
 __all__ = ["BENCH", "SIZES", "bench_barletta_vision", "lines", "positions", "run"]
 
-SIZES = {"12mp": (4056, 3040), "1080p": (1920, 1080)}
-"""Frame sizes: the Raspberry Pi HQ camera's full frame, and a video frame."""
+SIZES = {"12mp": (4056, 3040), "8mp": (3280, 2464), "5mp": (2592, 1944), "3mp": (2028, 1520),
+         "1080p": (1920, 1080)}
+"""Frame sizes: the Raspberry Pi HQ camera's full frame, the camera module 2's, a 5 MP
+still, the HQ camera's binned mode (the simulated table's, `simulator.py`), a video frame."""
 PER_GAME = 6
 """Positions sampled from each random game."""
 HANDS = 0.2

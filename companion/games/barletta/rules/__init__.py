@@ -220,8 +220,11 @@ class BarlettaRules(Rules[BState, BarlettaKit]):
         return found
 
     def sample_chance(self, state: BState, rng: random.Random) -> Action:
+        """The dice due now, each throw's faces smallest first: as the camera reads them
+        (only their sum counts on every table, C1, H1), so a game the simulator plays is the
+        game the table shows."""
         def two() -> list[int]:
-            return [rng.randint(1, 6), rng.randint(1, 6)]
+            return sorted([rng.randint(1, 6), rng.randint(1, 6)])
         phase = step(state)
         if phase == "combat":
             assert state.combat is not None
