@@ -12,11 +12,11 @@ from collections.abc import Callable
 import pytest
 
 from companion.engine import CHANCE, Action, Alert, Event, Game, Proposal, Question, random_playout
-from companion.engine.core import say
+from companion.engine.core import fold, say
 from companion.games.shogun.kit import ACTIONS
 from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
 from companion.games.shogun.reader import TRAY
-from companion.games.shogun.referee import ShogunReferee, board_of
+from companion.games.shogun.referee import THROWS, ShogunReferee, board_of
 from companion.games.shogun.rules import PHASE_RULES, ShogunRules, ShogunState, waiting
 from companion.games.shogun.rules.state import FARMERS, frozen
 from companion.games.shogun.rules.tower import inflight
@@ -230,6 +230,48 @@ def test_armies_gone_from_the_origin_alone_wait_for_the_tray_before_a_neutral_at
         assert set(out[0].options) == options
 
 
+def _neutral_targets(state: ShogunState) -> set[str]:
+    """The neutral provinces the awaited attack may go to."""
+    assert state.pending is not None
+    player = str(state.pending["player"])
+    return {str(a.args["to"]) for a in rules().legal_actions(state, player)
+            if a.verb == "attack" and not state.armies.get(str(a.args["to"]))
+            and state.owner.get(str(a.args["to"])) != player}
+
+
+def test_a_tray_that_landed_while_the_attack_was_asked_is_read_once_it_is_answered():
+    """4.4, 6: the tray lands, the referee asks which neutral province was attacked; the
+    answer puts the record's table in the tracker (the tray is not in the record yet) and the
+    players may empty the tray meanwhile: the tray that landed is still the reading (the
+    full-game demo of seed 2, 3 players, found it lost)."""
+    played = until(lambda s: attack_on(owned=False)(s) and len(_neutral_targets(s)) > 1)
+    state = played.state
+    assert state.pending is not None
+    player, origin = str(state.pending["player"]), str(state.pending["province"])
+    ref = referee(played)
+    gone = moved(table(state), **{origin: {player: -1}})
+    assert ref.on_diff(state, gone) == []
+    landed = CountDiff(gone.after, CountSnapshot({**gone.after.counts, TRAY: {player: 1}}, ()))
+    question = ref.on_diff(state, landed)[0]
+    assert isinstance(question, Question)
+    played.apply(question.options[0])
+    # The tablet's answer: the session takes the record's provinces as the table, and the
+    # tray as the camera saw it (a tap moves no cube).
+    ref.seen = ref.expected(played.state)
+    assert ref.seen.counts[TRAY] == {player: 1} and TRAY not in table(played.state).counts
+    read = Action(CHANCE, "tray", {"tray": {player: 1}})
+    assert ref.decisions(played.state) == [Proposal(read)]
+    # Read once: the players then putting the table as the record has it is no landing.
+    played.apply(read)
+    assert ref.on_diff(played.state, CountDiff(ref.seen, table(played.state))) == []
+    assert ref.desync is None
+    # Had the players emptied the tray before the answer, the tray that landed is read all
+    # the same.
+    ref.landed, ref.seen = {player: 1}, CountSnapshot({**gone.after.counts, TRAY: {}}, ())
+    answered = fold(played.rules, state, played.rules.decide(state, question.options[0]))
+    assert ref.decisions(answered) == [Proposal(read)]
+
+
 def test_cubes_moved_where_no_legal_action_sends_them_are_refused_with_the_rule_and_fix():
     """4.4: armies put into a province the origin does not border (or all of them moved, none
     staying) are refused by 4.4: the alert says what was seen, how to put it back and what the
@@ -293,6 +335,22 @@ def test_the_tray_taken_out_to_be_thrown_waits_and_confirm_reads_an_unchanged_tr
     assert ref.on_diff(state, back) == [
         Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
     ref.seen = start
+    assert ref.on_button(state, "confirm") == [
+        Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
+
+
+def test_the_cubes_a_throw_returned_taken_out_while_the_next_throw_awaits_are_no_reading():
+    """5.2, 6.1: when the rules throw again at once (a player's next revolt), the players taking
+    the returned cubes out of the tray, down to what the record keeps there, is not the next
+    throw's reading (the full-game demo of seed 1 found it read as one); confirm reads a tray
+    that stays so."""
+    played = until(lambda s: s.pending is not None and s.pending.get("kind") in THROWS
+                   and not s.pending.get("read") and bool(s.tray))
+    state = played.state
+    ref = referee(played)
+    kept = table(state)
+    returned = moved(kept, **{TRAY: {FARMERS: 1, state.players[0]: 2}}).after
+    assert ref.on_diff(state, CountDiff(returned, kept)) == [] and ref.desync is None
     assert ref.on_button(state, "confirm") == [
         Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
 

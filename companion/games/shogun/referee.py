@@ -282,7 +282,9 @@ class ShogunReferee:
 
     def _on_tray(self, state: ShogunState, diff: CountDiff) -> list[Ruling]:
         """The tray changed: a throw's reading, its cubes taken out to be thrown, or the
-        players putting it as the record has it after a battle (6.2)."""
+        players putting it as the record has it after a battle (6.2), also when the rules
+        throw again at once (the next revolt): cubes only taken out, down to the record's
+        tray, are no landing (a reading that equal is read by `confirm`)."""
         assert diff.before is not None
         start, now = _tray(diff.before.counts), _tray(diff.after.counts)
         if start == now or TRAY in diff.doubtful:
@@ -290,6 +292,8 @@ class ShogunReferee:
         if _throw_awaits(state):
             if not now:
                 return []  # taken out to be thrown again with the battle's cubes (6.1)
+            if now == _tray(board_of(state)) and all(n <= start.get(k, 0) for k, n in now.items()):
+                return []  # the cubes the last throw returned taken out: the record's tray
             return [self._judge(state, Action(CHANCE, "tray", {"tray": now}))]
         if state.pending is not None or _between({TRAY: start}, {TRAY: now},
                                                  {TRAY: dict(state.tray)}, [TRAY]):
@@ -339,8 +343,17 @@ class ShogunReferee:
         return self.rules.accepts(state, Action(CHANCE, "tray", {"tray": dict(tray)}))
 
     def expected(self, state: ShogunState) -> CountSnapshot:
-        """The record's table: the provinces' armies and the tray's cubes."""
-        return CountSnapshot(board_of(state), ())
+        """The record's table, which the session takes as the table after an answer or an
+        action entered on the tablet: the provinces' armies, and the tray's cubes as the
+        camera last saw them (the record's before it saw any). A tap moves no cube in the
+        tray: a reading that landed while a question waited is read after the answer
+        (`decisions`), and must not land a second time for the next throw."""
+        table = board_of(state)
+        seen = self._table_now()
+        if seen is not None:
+            table = {**{z: k for z, k in table.items() if z != TRAY},
+                     TRAY: dict(seen.counts.get(TRAY, {}))}
+        return CountSnapshot(normalised(table), ())
 
     def forget_inputs(self) -> None:
         self.turned = []
@@ -516,13 +529,19 @@ class ShogunReferee:
         return [Question(_question(asked[0]), tuple(asked))]
 
     def _tray_seen(self, state: ShogunState) -> list[Ruling]:
-        stable = self._table_now()
-        if stable is None or TRAY in stable.doubtful:
-            return []
-        tray = _tray(stable.counts)
-        if tray != self.landed and (not tray or tray == dict(state.tray)):
-            return []  # the tray's cubes not thrown yet
-        self.landed = None
+        """The tray to read once nothing else waits: the one that landed while a question
+        waited (the answer put the record's table in the tracker, and the players may have
+        emptied the tray since: the camera shows it no more), else the stable table's."""
+        landed, self.landed = self.landed, None
+        if landed is not None:
+            tray = landed
+        else:
+            stable = self._table_now()
+            if stable is None or TRAY in stable.doubtful:
+                return []
+            tray = _tray(stable.counts)
+            if not tray or tray == dict(state.tray):
+                return []  # the tray's cubes not thrown yet
         if not self._possible(state, tray):
             return []
         return [Proposal(Action(CHANCE, "tray", {"tray": tray}))]
