@@ -790,9 +790,14 @@ def games_repatch(store: Store) -> None:
 @click.option("--set", "set_name", metavar="NAME",
               help="Play with a registered physical set: its tags on the blocks, its card "
               "stickers' codes through the reader, its kit.")
+@click.option("--option", "rules_options", multiple=True, metavar="KEY=VALUE",
+              help="A game option, e.g. --option side=moon (a JSON value or a word).")
+@click.option("--players", type=click.IntRange(min=1),
+              help="How many players, for games with a player count (--option players=N).")
 def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
                  illegal_at: int | None, pace: float, game: str, headless: bool,
-                 as_json: bool, set_name: str | None) -> None:
+                 as_json: bool, set_name: str | None, rules_options: tuple[str, ...],
+                 players: int | None) -> None:
     """Play a simulated game at a simulated table through the whole pipeline.
 
     Frames from the synthetic camera, cards through a card reader on a pseudo-terminal and
@@ -809,9 +814,16 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
     _need(spec, "simulator")
     if set_name is not None:
         _physical_set(set_name)  # a missing or unfinished set: said before anything starts
+    chosen = _pairs(rules_options, _option_value)
+    if players is not None:
+        chosen["players"] = players
+    try:
+        spec.rules(load_kit(spec.kit), chosen or None)  # a refused option, before anything starts
+    except (EngineError, ValueError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--option/--players") from None
     options = DemoOptions(game=spec.name, seed=seed, host=host, port=port, db=db,
                           max_actions=max_actions, illegal_at=illegal_at, pace=pace,
-                          set_name=set_name)
+                          set_name=set_name, rules_options=chosen)
 
     bar = _Progress(f"{spec.title} at the simulated table")
 

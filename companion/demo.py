@@ -7,9 +7,10 @@ camera frame by frame (Sekigahara: blocks carried by a hand and put down in tidy
 cards are scanned through a card reader on a pseudo-terminal; buttons are pressed on gpiozero's
 mock pins. Everything after that is the product: the game's table reader and tracker, its
 table referee, the generic table session, the engine, the SQLite record, and the live tablet
-served over HTTP (questions answered with a tap through the same API a tablet uses). At the
-end the stored record is verified by replaying it, and its actions are compared with the
-script. Nothing here names a game.
+served over HTTP (questions answered with a tap through the same API a tablet uses). What
+nobody shows at the table is entered where it is made: a secret choice on its player's phone,
+cards dealt face down by the companion. At the end the stored record is verified by replaying
+it, and its actions are compared with the script. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion.engine import REFEREE, Action, Game, random_playout
+from companion.engine import CHANCE, REFEREE, Action, Game, random_playout
 from companion.games import GameSpec, game
 from companion.inputs.events import InputEvent
 from companion.inputs.gpio import Pins, TableHardware
@@ -43,7 +44,7 @@ from companion.kits import load_kit
 from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
-from companion.table.acting import Press, Scan, Seen
+from companion.table.acting import Press, Scan, Seen, TableInput
 from companion.table.session import TableSession
 from companion.table.sets import load_set
 from companion.web import create_app
@@ -72,6 +73,8 @@ class DemoOptions:
     set_name: str | None = None
     """A registered physical set (`companion register`): its tags on the pieces, its card
     codes scanned, its kit played; None: the simulated set (tags in kit order, labels)."""
+    rules_options: dict[str, Any] = field(default_factory=dict)
+    """The game's options (`players`, a board's side...); the rules' defaults for the rest."""
 
 
 @dataclass
@@ -97,7 +100,8 @@ class DemoReport:
     crowded: int = 0
     """Blocks put down touching another location's stack for want of room (vision.layout)."""
     hidden: int = 0
-    """Cards dealt face down: nobody sees them at the table; the companion deals them."""
+    """Actions nobody shows at the table: cards dealt face down (chance's, drawn by the
+    companion) and secret choices made on a player's phone (Shogun's plans and bids)."""
     illegal_corrected: bool | None = None
     game_id: int = 0
     db: str = ""
@@ -110,10 +114,10 @@ class DemoReport:
 
 
 def script_for(spec: GameSpec, seed: int, max_actions: int | None = None,
-               kit: str | None = None) -> list[Action]:
+               kit: str | None = None, options: dict[str, Any] | None = None) -> list[Action]:
     """The simulator's game for `seed` (cut to `max_actions`), on `kit` (the game's own by
-    default)."""
-    played: Game[Any] = Game(spec.rules(load_kit(kit or spec.kit)), seed=seed)
+    default), with the game's `options` (its defaults otherwise)."""
+    played: Game[Any] = Game(spec.rules(load_kit(kit or spec.kit), options or None), seed=seed)
     random_playout(played)
     actions = [ply.action for ply in played.history]
     return actions[:max_actions] if max_actions else actions
@@ -129,9 +133,10 @@ class SimulatedTable:
         self.physical = load_set(options.set_name) if options.set_name else None
         self.kit = str(self.physical.kit) if self.physical else spec.kit
         self.store = Store(options.db or workdir / "demo.sqlite")
-        session = Session.start(self.store, spec.name, seed=options.seed, kit=self.kit,
-                                players=dict.fromkeys(spec.rules(load_kit(self.kit)).roles,
-                                                      "simulated"))
+        chosen = options.rules_options or None
+        session = Session.start(self.store, spec.name, options=chosen, seed=options.seed,
+                                kit=self.kit, players=dict.fromkeys(
+                                    spec.rules(load_kit(self.kit), chosen).roles, "simulated"))
         self.hub = Hub(session)
         self.token = self.hub.tokens.issue(REFEREE)
         self.events: queue.Queue[InputEvent] = queue.Queue()
@@ -223,7 +228,7 @@ def run_demo(options: DemoOptions,
     if physical is not None and physical.game != spec.name:
         raise ValueError(f"set {physical.name} is a {physical.game} set, not {spec.name}")
     script = script_for(spec, options.seed, options.max_actions,
-                        str(physical.kit) if physical else None)
+                        str(physical.kit) if physical else None, options.rules_options)
     report = DemoReport(game=spec.name, script_actions=len(script))
     started = time.perf_counter()
     factory = Device.pin_factory
@@ -258,27 +263,26 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
     shadow: Game[Any] = Game(sim.hub.session.game.rules, seed=options.seed)
     sim.player.begin(shadow.state)
     delays: list[float] = []
+    waiting: tuple[int, Action] | None = None  # shown in part: the rest comes with the next
     for n, action in enumerate(script):
         tick(len(script))
-        if n == options.illegal_at:
+        if n == options.illegal_at and waiting is None:
             report.illegal_corrected = _illegal_move(sim)
         before = shadow.state
         shadow.apply(action)
         inputs = sim.player.act_out(before, action, shadow.state)
         if action.verb in sim.player.hidden:
-            sim.hub.act(REFEREE, action, "simulator")  # dealt face down: the game's chance
+            _enter_hidden(sim, action)
             report.hidden += 1
             continue
-        for item in inputs:
-            if isinstance(item, Scan):
-                write_card(sim.card_code(item.code))
-                sim.deliver()
-            elif isinstance(item, Press):
-                sim.press(item.name)
-            elif isinstance(item, Seen):
-                sim.player.show(item)
-                if options.pace:
-                    time.sleep(options.pace)
+        awaited = [waiting, (n, action)] if waiting is not None else [(n, action)]
+        _feed(sim, inputs, write_card, options, report, awaited)
+        if waiting is None and n + 1 < len(script) and _half_shown(sim, n, action):
+            waiting = (n, action)
+            continue
+        if waiting is not None:
+            _settle_waiting(sim, *waiting, report)
+            waiting = None
         _settle_action(sim, n, action, report)
         _measure(sim, latency, delays)
         sim.table.settle()
@@ -288,6 +292,81 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
     if delays:
         report.latency_ms_p50 = round(1000 * statistics.median(delays), 1)
         report.latency_ms_p95 = round(1000 * _percentile(delays, 95), 1)
+
+
+def _feed(sim: SimulatedTable, inputs: list[TableInput], write_card: Callable[[str], None],
+          options: DemoOptions, report: DemoReport, awaited: list[tuple[int, Action]]) -> None:
+    """One action's inputs to the companion: cards through the reader, buttons on their
+    pins, table changes photographed until the tracker reports them. A question the table
+    raises about an `awaited` action is answered before the players go on, and one the tablet
+    asked beforehand once the inputs that show the action are in (the player's
+    `shown_inputs`; all of them by default): the rest only put the table as the record has it
+    after the action."""
+    shown = getattr(sim.player, "shown_inputs", len(inputs))
+    beforehand = sim.hub.question
+    for index, item in enumerate(inputs):
+        if index == shown:
+            _answer_at_once(sim, awaited, report)
+            beforehand = None
+        if isinstance(item, Scan):
+            write_card(sim.card_code(item.code))
+            sim.deliver()
+        elif isinstance(item, Press):
+            sim.press(item.name)
+        elif isinstance(item, Seen):
+            sim.player.show(item)
+            if options.pace:
+                time.sleep(options.pace)
+        if sim.hub.question is not beforehand:  # raised by what the table just showed
+            _answer_at_once(sim, awaited, report)
+
+
+def _answer_at_once(sim: SimulatedTable, awaited: list[tuple[int, Action]],
+                    report: DemoReport) -> None:
+    """As at a table: the tablet asks (which province was attacked, with the tray just
+    landed), someone taps the answer, then the players put the table as the record has it.
+    The table loop then checks the table and asks what is left (`live.py` does the same after
+    a tablet's change)."""
+    question = sim.hub.question
+    if question is None:
+        return
+    for n, action in awaited:
+        if len(sim.hub.session.entries) == n and action in question[1]:
+            _post(sim, "/api/answer", {"choice": question[1].index(action)})
+            report.answered += 1
+            sim.table.recheck()
+            sim.table.settle()
+            return
+
+
+def _half_shown(sim: SimulatedTable, n: int, action: Action) -> bool:
+    """The referee said nothing yet about an action the player's game may show only in part
+    (`shown_later`: Shogun's attack on a neutral province, read once the tray lands): no
+    entry, no question, no alert. It is settled after the next action's inputs, as at a real
+    table; an action nobody shows later is settled at once (a miss is a miss)."""
+    return (action.verb in getattr(sim.player, "shown_later", ())
+            and len(sim.hub.session.entries) == n and sim.hub.question is None
+            and sim.table.referee.desync is None)
+
+
+def _settle_waiting(sim: SimulatedTable, n: int, action: Action, report: DemoReport) -> None:
+    """An action shown in part, once the next one's inputs showed the rest: in the record
+    already (read with the next), or asked, or entered by hand (a miss); then what is left
+    to ask (the tray the table showed, read once the question about it is answered)."""
+    entries = sim.hub.session.entries
+    if len(entries) > n and entries[n].action == action:
+        return
+    _settle_action(sim, n, action, report)
+    sim.table.settle()
+
+
+def _enter_hidden(sim: SimulatedTable, action: Action) -> None:
+    """An action nobody shows at the table: chance's (cards dealt face down) is the
+    companion's to draw; a player's (a secret plan, a bid) is made on that player's phone."""
+    if action.role == CHANCE:
+        sim.hub.act(REFEREE, action, "simulator")
+    else:
+        sim.hub.act(action.role, action, "phone")
 
 
 def _settle_action(sim: SimulatedTable, n: int, action: Action, report: DemoReport) -> None:
@@ -394,6 +473,9 @@ def _card_reader(sim: SimulatedTable) -> Iterator[Callable[[str], None]]:
     reader = SerialReader(os.ttyname(device), LineParser(reader="rfid"), sim.events.put)
     thread = threading.Thread(target=reader.run, daemon=True)
     thread.start()
+    deadline = time.monotonic() + 5
+    while reader.status != "connected" and time.monotonic() < deadline:
+        time.sleep(0.01)  # opening the port empties it: a code written before is lost
 
     def write(code: str) -> None:
         os.write(controller, f"{code}\n".encode())
