@@ -12,9 +12,11 @@ becomes stable, so the referee is never handed a count the camera was unsure of.
 
 A doubt that does not go away (two soldiers leaning on each other, a heap) would stall the
 table if the tracker only waited. So once `doubt_after` still frames in a row show the same
-doubtful zones and the same counts elsewhere, the tracker hands the change on with those zones
+counts outside the zones any of them doubted, the tracker hands the change on with those zones
 marked doubtful: their counts are the last known ones (never the unsure reading), and the
-referee asks what happened there instead of guessing. The same doubt is handed on once.
+referee asks what happened there instead of guessing. The same doubt is handed on once. A
+doubt that flickers between zones from frame to frame (cubes parted in one frame, not in the
+next) is one doubt over all of them.
 
 Zones, kinds and faces are strings and numbers here: what a count means is the referee's.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["CountDiff", "CountSnapshot", "CountTracker", "Counts", "FrameCounts",
            "count_changes", "normalised"]
@@ -162,13 +165,20 @@ class CountTracker:
         if self.stable is None:
             return None
         known = self.stable.counts
-        counts = {zone: (known.get(zone, {}) if zone in reading.doubtful else kinds)
-                  for zone, kinds in {**{z: {} for z in known}, **reading.counts}.items()}
-        seen = CountSnapshot(normalised(counts), _faces(reading), frozenset(reading.doubtful))
-        self._doubts = [*self._doubts[-(self.doubt_after - 1):], seen]
-        if len(self._doubts) < self.doubt_after or any(h != seen for h in self._doubts):
+        raw = CountSnapshot(normalised({**{z: {} for z in known}, **reading.counts}),
+                            _faces(reading), frozenset(reading.doubtful))
+        self._doubts = [*self._doubts[-(self.doubt_after - 1):], raw]
+        if len(self._doubts) < self.doubt_after:
             return None
-        return self._stable(seen)
+        # A doubt that flickers between zones (cubes the reader parts in one frame and not
+        # the next) is one doubt over all of them: else it never stays the same and the
+        # table stalls for good. Everything outside agrees, or it is not still yet.
+        doubtful = frozenset().union(*(h.doubtful for h in self._doubts))
+        if any(_outside(h, doubtful) != _outside(raw, doubtful) for h in self._doubts):
+            return None
+        counts = {zone: (known.get(zone, {}) if zone in doubtful else kinds)
+                  for zone, kinds in {**{z: {} for z in known}, **raw.counts}.items()}
+        return self._stable(CountSnapshot(normalised(counts), raw.dice, doubtful))
 
     def _stable(self, seen: CountSnapshot) -> CountDiff | None:
         """`seen` is the table now: a diff if it shows something new (other counts, other
@@ -190,6 +200,11 @@ class CountTracker:
         doubtful = self.stable.doubtful if self.stable is not None else frozenset()
         self.stable = CountSnapshot(normalised(expected.counts), dice, doubtful)
         # a doubt already asked about stays asked: the record now says what stands there
+
+
+def _outside(seen: CountSnapshot, zones: frozenset[str]) -> tuple[Any, Any]:
+    """What `seen` says beyond `zones`: the counts elsewhere and the dice."""
+    return {z: k for z, k in seen.counts.items() if z not in zones}, seen.dice
 
 
 def _faces(reading: FrameCounts) -> tuple[int, ...]:
