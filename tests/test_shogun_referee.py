@@ -72,6 +72,14 @@ def said(text: str) -> str:
     return say(text, translator("it", "companion.games.shogun"))
 
 
+def asked_to_confirm(rulings: list, reading: Action) -> bool:
+    """A tray reading is put to the players with its outcome, to confirm or set right (issue
+    #21): one question, the reading its one option."""
+    return (len(rulings) == 1 and isinstance(rulings[0], Question)
+            and rulings[0].options == (reading,) and "Confirm, or set the cubes in the tray "
+            "right (6.2)" in rulings[0].text)
+
+
 def pending(kind: str) -> Callable[[ShogunState], bool]:
     return lambda s: s.pending is not None and s.pending.get("kind") == kind \
         and not s.pending.get("read")
@@ -199,8 +207,12 @@ def test_an_attack_on_another_players_province_is_read_from_both_provinces_then_
     played.apply(attack)
     reading = {player: 1}
     landed = CountDiff(diff.after, CountSnapshot({**diff.after.counts, TRAY: reading}, ()))
-    assert ref.on_diff(played.state, landed) == [
-        Proposal(Action(CHANCE, "tray", {"tray": reading}))]
+    (question,) = ref.on_diff(played.state, landed)
+    assert asked_to_confirm([question], Action(CHANCE, "tray", {"tray": reading}))
+    # the outcome it gives, in words: the attacker holds the province with what is left
+    name = KIT.provinces(state.side)[target].name
+    assert f"holds {name} with 1 " in question.text, question.text
+    assert "Conferma, o sistema i cubetti nel vassoio (6.2)" in said(question.text)
 
 
 def test_armies_gone_from_the_origin_alone_wait_for_the_tray_before_a_neutral_attack():
@@ -260,7 +272,7 @@ def test_a_tray_that_landed_while_the_attack_was_asked_is_read_once_it_is_answer
     ref.seen = ref.expected(played.state)
     assert ref.seen.counts[TRAY] == {player: 1} and TRAY not in table(played.state).counts
     read = Action(CHANCE, "tray", {"tray": {player: 1}})
-    assert ref.decisions(played.state) == [Proposal(read)]
+    assert asked_to_confirm(ref.decisions(played.state), read)
     # Read once: the players then putting the table as the record has it is no landing.
     played.apply(read)
     assert ref.on_diff(played.state, CountDiff(ref.seen, table(played.state))) == []
@@ -269,7 +281,7 @@ def test_a_tray_that_landed_while_the_attack_was_asked_is_read_once_it_is_answer
     # the same.
     ref.landed, ref.seen = {player: 1}, CountSnapshot({**gone.after.counts, TRAY: {}}, ())
     answered = fold(played.rules, state, played.rules.decide(state, question.options[0]))
-    assert ref.decisions(answered) == [Proposal(read)]
+    assert asked_to_confirm(ref.decisions(answered), read)
 
 
 def test_cubes_moved_where_no_legal_action_sends_them_are_refused_with_the_rule_and_fix():
@@ -318,8 +330,8 @@ def test_an_impossible_tray_reading_is_the_towers_rule_6_refusal_with_the_fix():
     good = CountSnapshot({**start.counts, TRAY: {colour: most[colour]}}, ())
     assert ref.table_matches(state, good) and ref.desync is None
     ref.seen = good
-    assert ref.decisions(state) == [
-        Proposal(Action(CHANCE, "tray", {"tray": {colour: most[colour]}}))]
+    assert asked_to_confirm(ref.decisions(state),
+                            Action(CHANCE, "tray", {"tray": {colour: most[colour]}}))
 
 
 def test_the_tray_taken_out_to_be_thrown_waits_and_confirm_reads_an_unchanged_tray():
@@ -332,8 +344,8 @@ def test_the_tray_taken_out_to_be_thrown_waits_and_confirm_reads_an_unchanged_tr
     empty = CountDiff(start, CountSnapshot({**start.counts, TRAY: {}}, ()))
     assert ref.on_diff(state, empty) == []
     back = CountDiff(empty.after, start)
-    assert ref.on_diff(state, back) == [
-        Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
+    assert asked_to_confirm(ref.on_diff(state, back),
+                            Action(CHANCE, "tray", {"tray": dict(state.tray)}))
     ref.seen = start
     assert ref.on_button(state, "confirm") == [
         Proposal(Action(CHANCE, "tray", {"tray": dict(state.tray)}))]
@@ -369,7 +381,7 @@ def test_the_table_following_the_record_after_a_battle_asks_nothing_and_overshoo
     reading = {attacker: thrown[attacker]}
     landed = CountSnapshot({**start.counts, TRAY: reading}, ())
     read = Action(CHANCE, "tray", {"tray": reading})
-    assert ref.on_diff(played.state, CountDiff(start, landed)) == [Proposal(read)]
+    assert asked_to_confirm(ref.on_diff(played.state, CountDiff(start, landed)), read)
     played.apply(read)
     after = played.state
     record = board_of(after)
@@ -488,8 +500,8 @@ def test_whole_games_for_3_4_and_5_players_are_read_back_without_a_miss():
     figures = read_back_games(3, 1)
     assert figures["missed"] == 0, figures["first_misses"]
     assert figures["recovered"] > figures["asked"] > 0
-    assert {"attack", "tray", "turn_card", "claim", "revolts"} <= set(
-        figures["recovered_by_verb"])
+    assert {"attack", "turn_card", "claim", "revolts"} <= set(figures["recovered_by_verb"])
+    assert "tray" in figures["asked_by_verb"]  # every reading confirmed with a tap (6.2)
 
 
 @pytest.mark.slow

@@ -307,10 +307,13 @@ class ShogunReferee:
             changes=_changes(self.kit, state.side, count_changes({TRAY: start}, {TRAY: now}))),
             role=role, fix=fix, public_fix=fix)]
 
-    def _judge(self, state: ShogunState, action: Action) -> Ruling:
-        """The action the table showed, or the rules' refusal of it with what to do."""
+    def _judge(self, state: ShogunState, action: Action, confirmed: bool = False) -> Ruling:
+        """The action the table showed, or the rules' refusal of it with what to do. A tray
+        reading is put to the players with the outcome it gives, to confirm with a tap (or
+        the confirm button) or set right in the tray (issue #21), unless `confirmed`: the
+        button pressed over a tray the camera cannot see change is the confirmation."""
         try:
-            self.rules.decide(state, action)
+            events = self.rules.decide(state, action)
         except IllegalAction as exc:
             fix = Sentence("put the cards back as the game has them and turn the right one")
             if action.verb == "tray":
@@ -319,7 +322,21 @@ class ShogunReferee:
             return Alert(exc.rule, exc.message, exc.legal,
                          None if action.role == CHANCE else action.role, fix=fix,
                          public_fix=fix)
+        if action.verb == "tray" and not confirmed:
+            return Question(self._tray_question(state, action, events), (action,))
         return Proposal(action)
+
+    def _tray_question(self, state: ShogunState, action: Action,
+                       events: Sequence[Event]) -> Sentence:
+        """The question put after a throw, such as: The tower's tray: 3 Red armies,
+        2 farmers. Red holds Kita 3 with 1 Red army. Confirm, or set the cubes in the tray
+        right (6.2)."""
+        tray = action.args["tray"]
+        cubes = _joined([_cubes(kind, n) for kind, n in sorted(tray.items()) if n])
+        outcome = next((_outcome(self.kit, state.side, e) for e in events
+                        if e.type == "CubesReturned"), Sentence("nothing comes back yet."))
+        return Sentence("The tower's tray: {cubes}. {outcome} Confirm, or set the cubes in the "
+                        "tray right (6.2).", cubes=cubes, outcome=outcome)
 
     # --- the record and the table ---------------------------------------------------------
 
@@ -508,7 +525,8 @@ class ShogunReferee:
                            "press confirm")
             return [Alert("6", Sentence("confirm: the tray cannot be counted"), fix=fix,
                           public_fix=fix)]
-        return [self._judge(state, Action(CHANCE, "tray", {"tray": _tray(stable.counts)}))]
+        return [self._judge(state, Action(CHANCE, "tray", {"tray": _tray(stable.counts)}),
+                            confirmed=True)]
 
     def decisions(self, state: ShogunState) -> list[Ruling]:
         """Choices the table cannot show, asked on the tablet once nothing else waits; and a
@@ -544,7 +562,7 @@ class ShogunReferee:
                 return []  # the tray's cubes not thrown yet
         if not self._possible(state, tray):
             return []
-        return [Proposal(Action(CHANCE, "tray", {"tray": tray}))]
+        return [self._judge(state, Action(CHANCE, "tray", {"tray": tray}))]
 
 
 def _throw_awaits(state: ShogunState) -> bool:
@@ -576,6 +594,25 @@ def _joined(items: Sequence[str], separator: str = ", ") -> str:
         return separator.join(items)
     values = {f"item{n}": item for n, item in enumerate(items)}
     return Sentence(separator.join("{" + name + "}" for name in values), **values)
+
+
+def _outcome(kit: ShogunKit, side: str, returned: Event) -> Sentence:
+    """What a tray reading gives (6.2), from the rules' `CubesReturned`: who holds the province
+    and with how many armies, the farmers holding it, a tie emptying it, or (the tower's
+    loading, 2.3) the cubes going back to the supplies."""
+    data = returned.data
+    province = data.get("province")
+    if province is None:
+        return Sentence("The cubes that fell go back to the supplies.")
+    where = _province_name(kit, side, province)
+    winner, placed = data.get("winner"), data.get("placed") or {}
+    if winner is None:
+        return Sentence("A tie: {province} is emptied.", province=where)
+    if winner == FARMERS:
+        return Sentence("The farmers hold {province}.", province=where)
+    armies = int(placed.get("armies", 0))
+    return Sentence("{player} holds {province} with {armies}.", player=_colour(winner),
+                    province=where, armies=_cubes(winner, armies))
 
 
 def _cubes(kind: str, n: int) -> Sentence:
