@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -25,7 +25,8 @@ import numpy as np
 
 from companion.vision.geometry import Geometry
 
-__all__ = ["Camera", "Frame", "Look", "Scene", "Synth", "TagTruth", "place_stacks"]
+__all__ = ["SLIGHT_TILT", "Camera", "Frame", "Look", "Scene", "Synth", "TagTruth", "hand_look",
+           "place_stacks", "still_look"]
 
 PX_PER_MM = 4.0
 """Resolution of the drawn table (the camera then sees it at its own resolution)."""
@@ -100,6 +101,30 @@ class Look:
     spot: tuple[float, float, float] | None = None
     """A lamp's reflection that saturates the sensor: centre (fractions of the frame) and
     radius (fraction of the frame's height)."""
+
+
+SLIGHT_TILT: tuple[float, float, float, float, float, float, float, float] = (
+    0.02, 0.01, -0.015, 0.02, 0.01, -0.02, -0.02, -0.01)
+"""The simulated tables' camera, not quite square over the table (offsets of the table's
+corners, frame fractions)."""
+
+
+def still_look(seed: int) -> Look:
+    """A still table as the simulated players photograph it between changes: a little sensor
+    noise, defocus and uneven light, different in every frame (`seed`)."""
+    return Look(noise=1.5, defocus=0.4, light=0.1, seed=seed)
+
+
+def hand_look(extent: tuple[float, float, float, float],
+              points: Sequence[tuple[float, float]], seed: int, size: float = 0.12) -> Look:
+    """A hand over the middle of `points` (board mm) while a player changes them: placed in
+    frame fractions as a camera framing `extent` (left, top, right, bottom) roughly sees it."""
+    left, top, right, bottom = extent
+    x = sum(p[0] for p in points) / max(1, len(points))
+    y = sum(p[1] for p in points) / max(1, len(points))
+    fx = 0.05 + 0.9 * (x - left) / (right - left)
+    fy = 0.05 + 0.9 * (y - top) / (bottom - top)
+    return Look(noise=1.5, hand=(fx, fy, size), seed=seed)
 
 
 def place_stacks(geometry: Geometry, stacks: dict[str, int], first_tag: int = 10,

@@ -38,7 +38,7 @@ from companion.games.barletta.table_state import (
 )
 from companion.table import TableParts, TableRegistry, TableSetup
 from companion.table.acting import Seen, TableInput
-from companion.vision.synth import Camera, Look
+from companion.vision.synth import SLIGHT_TILT, Camera, Look, still_look
 
 __all__ = ["SIMULATOR", "BarlettaPlayer", "Simulator", "illegal_table"]
 
@@ -156,7 +156,7 @@ class BarlettaPlayer:
 
     def _still_look(self) -> Look:
         self._look += 1
-        return Look(noise=1.5, defocus=0.4, light=0.1, seed=self._look)
+        return still_look(self._look)
 
     def _hand_look(self, at: tuple[float, float]) -> Look:
         """A hand over a board point (frame fractions, as the camera sees the map)."""
@@ -216,9 +216,7 @@ class Simulator:
     the demo's mild looks every counter and throw reads, and a frame is drawn in an eighth of
     the time of 12 MP (the bench's harsh looks want 8 MP or more: docs/barletta.md, "The
     simulated table")."""
-    tilt: tuple[float, float, float, float, float, float, float, float] = (
-        0.02, 0.01, -0.015, 0.02, 0.01, -0.02, -0.02, -0.01)
-    """The camera not quite square over the table (offsets of the corners, frame fractions)."""
+    tilt: tuple[float, float, float, float, float, float, float, float] = SLIGHT_TILT
     k1: float = 0.02
     seed: int = 0
 

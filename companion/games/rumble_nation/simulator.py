@@ -36,7 +36,7 @@ from companion.table import TableParts, TableSetup
 from companion.table.acting import Seen, TableInput
 from companion.vision.count_tracker import CountSnapshot
 from companion.vision.counting import CountingBoard
-from companion.vision.synth import Camera, Look
+from companion.vision.synth import SLIGHT_TILT, Camera, Look, hand_look, still_look
 
 __all__ = ["SIMULATOR", "RumblePlayer", "Simulator"]
 
@@ -169,19 +169,13 @@ class RumblePlayer:
 
     def _still_look(self) -> Look:
         self._look += 1
-        return Look(noise=1.5, defocus=0.4, light=0.1, seed=self._look)
+        return still_look(self._look)
 
     def _hand_look(self, changed: list[tuple[float, float]]) -> Look:
-        """A hand over what changed (in frame fractions, roughly: the camera frames the
-        table's extent)."""
+        """A hand over what changed (the tray when nothing did)."""
         self._look += 1
-        left, top, right, bottom = self.board.geometry.extent
-        points = changed or [self.board.tray.center]
-        x = sum(p[0] for p in points) / len(points)
-        y = sum(p[1] for p in points) / len(points)
-        fx = 0.05 + 0.9 * (x - left) / (right - left)
-        fy = 0.05 + 0.9 * (y - top) / (bottom - top)
-        return Look(noise=1.5, hand=(fx, fy, 0.12), seed=self._look)
+        return hand_look(self.board.geometry.extent, changed or [self.board.tray.center],
+                         self._look)
 
 
 @dataclass(frozen=True)
@@ -191,9 +185,7 @@ class Simulator:
     camera_size: tuple[int, int] = (1920, 1440)
     """1.5 px/mm over this table: soldiers and dice both read at 1.0 from here up
     (docs/rumble-nation-vision.md), and a frame is drawn in half the time of 5 MP."""
-    tilt: tuple[float, float, float, float, float, float, float, float] = (
-        0.02, 0.01, -0.015, 0.02, 0.01, -0.02, -0.02, -0.01)
-    """The camera not quite square over the table (offsets of the corners, frame fractions)."""
+    tilt: tuple[float, float, float, float, float, float, float, float] = SLIGHT_TILT
     k1: float = 0.02
     seed: int = 0
 

@@ -19,7 +19,7 @@ from companion.table import TableParts, TableRegistry, TableSetup
 from companion.table.acting import Seen, TableInput
 from companion.vision.geometry import Geometry
 from companion.vision.layout import Layout
-from companion.vision.synth import Camera, Look, Synth
+from companion.vision.synth import Camera, Look, Synth, hand_look, still_look
 
 __all__ = ["SIMULATOR", "SekigaharaPlayer", "Simulator"]
 
@@ -81,19 +81,14 @@ class SekigaharaPlayer:
 
     def _still_look(self) -> Look:
         self._look += 1
-        return Look(noise=1.5, defocus=0.4, light=0.1, seed=self._look)
+        return still_look(self._look)
 
     def _hand_look(self, before: dict[int, tuple[str, tuple[float, float]]]) -> Look:
         """A hand over the blocks that changed (in frame fractions, roughly)."""
         self._look += 1
         changed = [at for t, (zone, at) in self.layout.placed.items()
                    if before.get(t) != (zone, at)] or [at for _, at in before.values()]
-        left, top, right, bottom = self.geometry.extent
-        x = sum(p[0] for p in changed) / max(1, len(changed))
-        y = sum(p[1] for p in changed) / max(1, len(changed))
-        fx = 0.05 + 0.9 * (x - left) / (right - left)
-        fy = 0.05 + 0.9 * (y - top) / (bottom - top)
-        return Look(noise=1.5, hand=(fx, fy, 0.12), seed=self._look)
+        return hand_look(self.geometry.extent, changed, self._look)
 
     def illegal_move(self, state: SekigaharaState) -> bool:
         """A block carried two roads away and photographed; the caller checks the alert,
