@@ -187,7 +187,12 @@ def _check_bounds(path: Path, text: str) -> None:
             if total > MAX_NODES:
                 raise _beyond(path, event.start_mark, f"more than {MAX_NODES} values once "
                               "aliases are expanded: far more than any kit holds")
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        if "nesting depth" in str(getattr(exc, "problem", "")):
+            # libyaml from PyYAML 6.0.4 stops its scanner at 1000 levels, before the events
+            # reach our bound: the same refusal, where it stopped
+            raise _beyond(path, getattr(exc, "problem_mark", None),
+                          f"nested deeper than {MAX_DEPTH} levels") from None
         return
     finally:
         loader.dispose()
