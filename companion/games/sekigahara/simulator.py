@@ -25,8 +25,12 @@ __all__ = ["SIMULATOR", "SekigaharaPlayer", "Simulator"]
 
 HAND_FRAMES = 1
 """Frames with a hand over the table for each change (the tracker ignores them)."""
-MAX_STILL_FRAMES = 6
-"""Still frames shown after a change before giving up on a stable snapshot."""
+MAX_STILL_FRAMES = 12
+"""Still frames shown after a change before giving up on a stable snapshot. A stack moved
+as a whole changes more of the table than `Occlusion.occluder_blocks` footprints, so the
+reader takes it as something over the table until it has lain still `Occlusion.settle` (8)
+frames, and the tracker wants 3 that agree after that: with 6, as before occlusion by
+change, such moves were never reported (9 entered by hand in seed 1's game)."""
 
 
 @dataclass
