@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine import CHANCE, Action, Game, chance_rng, pick_action
-from companion.games import GameSpec, MissingCapability
+from companion.games import AnyGame, MissingCapability, all_games, default_game
 from companion.games import game as game_spec
 from companion.kits import Kit, load_kit
 from companion.record import record_of, replay
@@ -49,13 +49,17 @@ def takes_tick(run: Callable[..., Any]) -> bool:
     except (TypeError, ValueError):  # a builtin without a signature
         return False
 
-DEFAULT_GAME = "sekigahara"
+def _spec(game: str | None) -> AnyGame:
+    """The game named (or aliased), else the default game."""
+    return game_spec(game) if game else default_game()
+
+
 MAX_ACTIONS = 10_000
 """A random game still going after this many actions is cut there (a runaway: `companion sim`
 reports those)."""
 
 
-def _play(spec: GameSpec, kit: Kit, seed: int,
+def _play(spec: AnyGame, kit: Kit, seed: int,
           timings: list[tuple[str, float]]) -> Game[Any]:
     """One seeded random game of `spec`, each action's validate+apply timed by verb."""
     game: Game[Any] = Game(spec.rules(kit), seed=seed)
@@ -81,7 +85,7 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
     return round(statistics.median(ms), 4), round(ms[math.ceil(0.95 * len(ms)) - 1], 4)
 
 
-def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0,
+def bench_engine(game: str | None = None, actions: int = 5000, seed: int = 0,
                  tick: Tick | None = None) -> dict[str, Any]:
     """Play random games of `game` until `actions` actions were applied; time each, per verb,
     then replay every game from its record. Raises UnknownGameName for a name no game has.
@@ -90,7 +94,7 @@ def bench_engine(game: str = DEFAULT_GAME, actions: int = 5000, seed: int = 0,
     if actions < 1:
         raise ValueError(f"actions must be at least 1, got {actions}")
     progress = tick or _no_tick
-    spec = game_spec(game)
+    spec = _spec(game)
     kit = load_kit(spec.kit)
     timings: list[tuple[str, float]] = []
     games: list[Game[Any]] = []
@@ -142,28 +146,24 @@ def describe_engine(f: dict[str, Any], slowest: int = 5) -> list[str]:
            if f["unfinished_games"] else "")]
 
 
-LONG_GAME = "skirmish"
-"""The engine core's reference game: its `turns` option makes a game as long as wanted."""
-
-
 def _long_game(actions: int) -> Game[Any]:
-    """A reference game of exactly `actions` actions: sides march back and forth and pass."""
-    spec = game_spec(LONG_GAME)
-    game: Game[Any] = Game(spec.rules(load_kit(spec.kit), {"turns": actions + 10}))
-    rng = chance_rng(0, 0)
-    while len(game.history) < actions:
-        role = game.to_move()[0]
-        moves = [a for a in game.legal_actions(role) if a.verb != "move"
-                 or a.args["to"] not in ("red_camp", "blue_camp", "hill")]
-        game.apply(rng.choice(moves))
-    return game
+    """A game of exactly `actions` actions, from the game that offers one (`long_game`: the
+    engine core's reference game, whose `turns` option makes it as long as wanted)."""
+    return _long_game_spec().need_long_game()(actions)
+
+
+def _long_game_spec() -> AnyGame:
+    offering = [spec for spec in all_games().values() if spec.has("long_game")]
+    if not offering:
+        raise MissingCapability("no game offers a game of any length for the record bench")
+    return offering[0]
 
 
 APPEND_CHUNK = 50
 """Durable appends timed between two ticks of the progress bar."""
 
 
-def bench_record(appends: int = 500, long_game: int = 2000, game: str = DEFAULT_GAME,
+def bench_record(appends: int = 500, long_game: int = 2000, game: str | None = None,
                  tick: Tick | None = None) -> dict[str, Any]:
     """Durable appends per second (entries of a random `game`), load-and-replay of a
     `long_game`-action game, and store-and-replay of that random game.
@@ -181,7 +181,7 @@ def bench_record(appends: int = 500, long_game: int = 2000, game: str = DEFAULT_
     total = chunks + 4
     progress = tick or _no_tick
 
-    spec = game_spec(game)
+    spec = _spec(game)
     sample = _play(spec, load_kit(spec.kit), 1, [])
     entries = record_of(sample, sample.rules.kit, started_at=datetime.now(UTC),
                         source="simulator")
@@ -220,7 +220,7 @@ def bench_record(appends: int = 500, long_game: int = 2000, game: str = DEFAULT_
     progress(total, total)
     return {
         "appends": appends, "appends_per_s": round(appends / append_s, 1) if append_s else 0.0,
-        "replay_2000_s": round(replay_s, 4), "replay_game": LONG_GAME,
+        "replay_2000_s": round(replay_s, 4), "replay_game": _long_game_spec().name,
         "replay_actions": long_game, "game": spec.name,
         "store_and_replay_s": round(store_and_replay_s, 4),
         "store_and_replay_actions": len(entries.entries),
@@ -232,7 +232,7 @@ def _cycle(entries: Any) -> Any:
         yield from entries
 
 
-def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
+def bench_web(clients: int = 5, actions: int = 60, game: str | None = None,
               idle_streams: int = 800, tick: Tick | None = None) -> dict[str, Any]:
     """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
     apply `actions` actions through the API and time each until every client has the new
@@ -251,7 +251,7 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
     import threading
     from pathlib import Path
 
-    spec = game_spec(game)
+    spec = _spec(game)
     idle_steps = math.ceil(idle_streams / IDLE_STEP)
     total = actions + idle_steps + 1 + REPLAY_STEPS
     progress = tick or _no_tick
@@ -273,7 +273,8 @@ def bench_web(clients: int = 5, actions: int = 60, game: str = DEFAULT_GAME,
                                  daemon=True).start()
             while any(0 not in seen for seen in arrivals):
                 time.sleep(0.01)
-            played: Game[Any] = Game(spec.rules(load_kit(spec.kit)), seed=0)
+            # the game `serve --new` started: at the table, with the game's table options
+            played: Game[Any] = Game(spec.new_rules(options=dict(spec.table_options)), seed=0)
             sent: dict[int, float] = {}
             for version in range(1, actions + 1):
                 if played.outcome is not None:
@@ -312,7 +313,7 @@ REPLAY_STEPS = 200
 """Random positions the replay benchmark asks for."""
 
 
-def _stored_game(spec: GameSpec, path: Any) -> tuple[int, int]:
+def _stored_game(spec: AnyGame, path: Any) -> tuple[int, int]:
     """A whole game stored in the database at `path` before the server opens it, for the
     replay viewer to step through: (its id, its actions)."""
     from companion.record import read_record
@@ -512,21 +513,13 @@ def _median_ms(work: Any, times: int, tick: Callable[[int], None]) -> float:
     return round(statistics.median(spent), 2)
 
 
-def bench_referee(game: str = DEFAULT_GAME, games: int = 20, seed: int = 0,
+def bench_referee(game: str | None = None, games: int = 20, seed: int = 0,
                   tick: Tick | None = None) -> dict[str, Any]:
     """Random games acted out at the table by the game's simulated player and read back by
-    its table referee (the `simulator` capability's `bench_referee(games, seed)`).
-    MissingCapability when the game has no simulated player, or one that cannot do this.
-
-    `tick` reaches the simulator's benchmark when it takes one (`tick=`, games done of
-    `games`); one that does not runs without a bar."""
-    spec = game_spec(game)
-    simulator = spec.need("simulator")
-    run = getattr(simulator, "bench_referee", None)
-    if run is None:
-        raise MissingCapability(f"{spec.title}'s simulated player has no referee benchmark yet")
-    given = {"tick": tick} if tick is not None and takes_tick(run) else {}
-    figures: dict[str, Any] = run(games, seed, **given)
+    its table referee (the `simulator` capability's `bench_referee(games, seed, tick)`: games
+    done of `games`). MissingCapability when the game has no simulated player."""
+    spec = _spec(game)
+    figures = spec.need_simulator().bench_referee(games, seed, tick=tick)
     return {"game": spec.name, **figures}
 
 

@@ -20,7 +20,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import click
 
@@ -33,7 +33,16 @@ from companion.engine import (
     UnknownRole,
     random_playout,
 )
-from companion.games import CAPABILITIES, GameSpec, MissingCapability, UnknownGameName, all_games
+from companion.games import (
+    CAPABILITIES,
+    AnyGame,
+    Benchmark,
+    Capability,
+    MissingCapability,
+    UnknownGameName,
+    all_games,
+    default_game,
+)
 from companion.games import game as game_spec
 from companion.kits import KitError, load_kit, shipped_kits
 from companion.record import (
@@ -48,9 +57,12 @@ from companion.record.store import Store, StoreError
 from companion.userdata import lan_address
 from companion.userdata import referee_token as referee_token_kept
 
+if TYPE_CHECKING:
+    from companion.vision.geometry import Geometry
+
 __all__ = ["DEFAULT_GAME", "main"]
 
-DEFAULT_GAME = "sekigahara"
+DEFAULT_GAME = default_game().name
 """The game a command uses when none is named: the first game the companion referees."""
 
 
@@ -60,7 +72,7 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     raise SystemExit(code)
 
 
-def _game(name: str) -> GameSpec:
+def _game(name: str) -> AnyGame:
     """The game a name or alias names, or exit 1 listing the games there are."""
     try:
         return game_spec(name)
@@ -68,10 +80,17 @@ def _game(name: str) -> GameSpec:
         _fail(str(exc))
 
 
-def _need(spec: GameSpec, capability: str) -> Any:
-    """A game's capability, or exit 1 with the spec's sentence (MissingCapability)."""
+def _need(spec: AnyGame, capability: Capability) -> None:
+    """Exit 1 with the spec's sentence (MissingCapability) when the game lacks `capability`."""
+    if not spec.has(capability):
+        _fail(str(spec.missing(capability)))
+
+
+def _board(spec: AnyGame) -> Geometry:
+    """The game's board (the user's calibration, else the game's default), or exit 1 saying
+    what it lacks."""
     try:
-        return spec.need(capability)
+        return spec.board_geometry()
     except MissingCapability as exc:
         _fail(str(exc))
 
@@ -394,11 +413,12 @@ def _run_benchmark(bench: Any, settings: dict[str, Any], label: str) -> dict[str
     return figures
 
 
-def _benchmark(spec: GameSpec, capability: str) -> Any:
+def _benchmark(spec: AnyGame, capability: Literal["vision_bench", "engine_bench"]) -> Benchmark:
     """A game's Benchmark (`vision_bench`, `engine_bench`), or exit 1 saying why not."""
     try:
-        return spec.benchmark(capability)
-    except (MissingCapability, TypeError) as exc:
+        return (spec.need_vision_bench() if capability == "vision_bench"
+                else spec.need_engine_bench())
+    except MissingCapability as exc:
         _fail(str(exc))
 
 
@@ -981,7 +1001,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
               f"{chosen_set.name}, or serve this one without --set")
     if table is not None:
         try:
-            game_spec(session.header.game).need("table")
+            game_spec(session.header.game).need_table()
         except (UnknownGameName, MissingCapability) as exc:
             store.close()
             _fail(f"{exc}: serve game {game_id} without --camera")
@@ -1167,7 +1187,7 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
     if page:  # before anything is saved that the page could not show
         from companion.vision.preview import preview_source
 
-        _need(_game(game), "calibration")
+        _need(_game(game), "board")
         _check_port(host, port)
         try:
             preview_source(camera or "usb:0")
@@ -1222,7 +1242,7 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
         _camera_check(_game(game), camera or "usb:0", page=(host, port, chosen.public_url))
 
 
-def _camera_check(spec: GameSpec, camera: str,
+def _camera_check(spec: AnyGame, camera: str,
                   page: tuple[str, int, str | None] | None = None) -> None:
     """The set-up's camera check: one frame from the camera, the board placed from its
     corner markers, the overlay and the fit in millimetres saved in the user's calibration.
@@ -1242,15 +1262,14 @@ def _camera_check(spec: GameSpec, camera: str,
             _fail(f"setup: {exc}", 2)
         return
     from companion.userdata import calibration_folder
-    from companion.vision.geometry import Geometry
     from companion.vision.overlay import calibrate_frame
     from companion.vision.table import BoardNotFound
 
-    _need(spec, "calibration")
+    _need(spec, "board")
     frame = _camera_frame(camera)
     target = calibration_folder(spec.name)
     try:
-        result = calibrate_frame(Geometry.load(load_kit(spec.kit)), frame, target)
+        result = calibrate_frame(_board(spec), frame, target)
     except BoardNotFound as exc:
         _fail(f"camera {camera}: {exc}")
     click.echo(f"camera {camera}: {frame.shape[1]}x{frame.shape[0]}, {result.corners_seen} "
@@ -1258,7 +1277,7 @@ def _camera_check(spec: GameSpec, camera: str,
                f"{target / 'overlay.png'}")
 
 
-def _lens_step(spec: GameSpec, camera: str, ask: bool) -> None:
+def _lens_step(spec: AnyGame, camera: str, ask: bool) -> None:
     """After the camera check: whether the lens must be measured (vision.lens_check), and
     the way to do it; asked for at once when someone is at the terminal."""
     from companion.userdata import calibration_folder
@@ -1347,7 +1366,7 @@ def print_card_labels(kit_name: str, out: Path, width_mm: float, height_mm: floa
 
     try:
         loaded = load_kit(_kit_name(kit_name))
-        labels = game_spec(loaded.game).need("labels")(loaded)
+        labels = game_spec(loaded.game).need_labels()(loaded)
     except (KitError, MissingCapability) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
@@ -1372,7 +1391,6 @@ def register(name: str | None, kit_name: str, entries: Any, folder: Path | None,
     every entry, so a registration can be resumed; at the end it is checked against the kit,
     and when the set matches, its own kit is written beside the registry.
     """
-    from companion.games import Registration
     from companion.userdata import sets_folder
 
     kit = _kit_name(kit_name)
@@ -1380,7 +1398,10 @@ def register(name: str | None, kit_name: str, entries: Any, folder: Path | None,
         loaded = load_kit(kit)
     except KitError as exc:
         _fail(str(exc))
-    registration: Registration = _need(game_spec(loaded.game), "register")
+    try:
+        registration = game_spec(loaded.game).need_register()
+    except MissingCapability as exc:
+        _fail(str(exc))
     if how:
         click.echo(registration.entries)
         return
@@ -1473,20 +1494,19 @@ def calibrate_command(game: str, source: str, camera: str, image_path: Path | No
     if colours:
         _calibrate_colours(spec, source, image_path, out, spots, camera)
         return
-    _need(spec, "calibration")
+    _need(spec, "board")
     import random
 
     import cv2
 
     from companion.userdata import calibration_folder
     from companion.vision.corpus import random_scene
-    from companion.vision.geometry import Geometry
     from companion.vision.overlay import calibrate_frame
     from companion.vision.synth import Synth, random_camera
     from companion.vision.table import BoardNotFound
 
     kit = load_kit(spec.kit)
-    geometry = Geometry.load(kit)
+    geometry = spec.board_geometry(kit)
     frame: Any = None
     if source == "synthetic":
         synth = Synth(geometry, kit)
@@ -1531,7 +1551,7 @@ def _camera_frame(camera: str) -> Any:
     return frame
 
 
-def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
+def _calibrate_colours(spec: AnyGame, source: str, image_path: Path | None,
                        out: Path | None, spots: tuple[str, ...], camera: str = "usb:0") -> None:
     """The guided colour step: one frame with a piece of each colour on its spot."""
     import cv2
@@ -1541,7 +1561,7 @@ def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
     from companion.vision.counting import CountingBoard
     from companion.vision.table import BoardNotFound
 
-    _need(spec, "calibration")
+    _need(spec, "board")
     wanted = dict(s.partition("=")[::2] for s in spots)
     if any(not colour or not region for colour, region in wanted.items()):
         click.echo("error: --spot takes COLOUR=REGION (e.g. --spot red=kyo)", err=True)
@@ -1568,7 +1588,7 @@ def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
     click.echo(f"saved {path}")
 
 
-def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
+def _calibrate_lens(spec: AnyGame, folder: Path, out: Path | None) -> None:
     from companion.userdata import calibration_folder
     from companion.vision.intrinsics import IntrinsicsError, calibrate_intrinsics
     from companion.vision.overlay import save_intrinsics
@@ -1628,11 +1648,13 @@ def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
     from companion.vision.tags import write_tag_list, write_tag_sheet
 
     if set_name is not None:
-        from companion.games import Registration
         from companion.userdata import sets_folder
 
         spec = _game(game)
-        registration: Registration = _need(spec, "register")
+        try:
+            registration = spec.need_register()
+        except MissingCapability as exc:
+            _fail(str(exc))
         if not set_name or set_name != Path(set_name).name or set_name.startswith("."):
             _fail(f"a set's name is a plain file name: got {set_name!r}")
         try:
@@ -1657,11 +1679,10 @@ def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
     written = write_tag_sheet(out, range(first, first + count), size_mm)
     click.echo(f"{out}: {written} tags of {size_mm} mm")
     if corners:
-        from companion.vision.geometry import Geometry
 
         spec = _game(game)
-        _need(spec, "calibration")
-        geometry = Geometry.load(load_kit(spec.kit))
+        _need(spec, "board")
+        geometry = _board(spec)
         corner_out = out.with_name(out.stem + "-corners.pdf")
         write_tag_sheet(corner_out, sorted(geometry.corners), geometry.corner_size_mm)
         click.echo(f"{corner_out}: the {len(geometry.corners)} board corner markers of "
@@ -1678,12 +1699,11 @@ def print_mat(game: str, out: Path) -> None:
     the map (eliminated, deployment, card scan; a dice tray), tiled over A4 pages that say
     "print at 100%" and carry a 100 mm bar to check it. From your calibration if you made
     one (companion calibrate), else the game's defaults."""
-    from companion.vision.geometry import Geometry
     from companion.vision.mat import off_map_areas, write_mat
 
     spec = _game(game)
-    _need(spec, "calibration")
-    geometry = Geometry.load(load_kit(spec.kit))
+    _need(spec, "board")
+    geometry = _board(spec)
     mat = write_mat(out, geometry, spec.title)
     areas = ", ".join(name for name, _ in off_map_areas(geometry)) or "none"
     click.echo(f"{out}: {spec.title}'s mat, {mat.width:.0f} x {mat.height:.0f} mm on "
@@ -1708,11 +1728,10 @@ def hardware_group() -> None:
 def hardware_plan(camera_name: str, lens_mm: float | None, tag_mm: float, game: str) -> None:
     """How high to mount the camera, and whether the tags will be readable from there."""
     from companion.hardware import CAMERAS, MIN_PX_PER_MODULE, plan
-    from companion.vision.geometry import Geometry
 
     spec = _game(game)
-    _need(spec, "calibration")
-    geometry = Geometry.load(load_kit(spec.kit))
+    _need(spec, "board")
+    geometry = _board(spec)
     left, top, right, bottom = geometry.extent
     area = (right - left, bottom - top)
     camera = CAMERAS[camera_name]

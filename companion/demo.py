@@ -29,14 +29,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion.engine import CHANCE, REFEREE, Action, Game, random_playout
-from companion.games import GameSpec, game
+from companion.engine import CHANCE, REFEREE, Action, Game, Rules, random_playout
+from companion.games import AnyGame, GameSpec, default_game, game
 from companion.inputs.events import InputEvent
 from companion.inputs.gpio import Pins, TableHardware
 from companion.inputs.serial_readers import LineParser, SerialReader
@@ -44,6 +44,7 @@ from companion.kits import load_kit
 from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
+from companion.table import AnyParts
 from companion.table.acting import Press, Scan, Seen, TableInput
 from companion.table.session import TableSession
 from companion.table.sets import load_set
@@ -56,8 +57,9 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class DemoOptions:
-    game: str = "sekigahara"
-    """The game to play (any with a table referee and a simulated player)."""
+    game: str = ""
+    """The game to play (any with a table referee and a simulated player); empty: the
+    default game."""
     seed: int = 1
     host: str = "127.0.0.1"
     port: int = 8000
@@ -113,7 +115,11 @@ class DemoReport:
         return asdict(self)
 
 
-def script_for(spec: GameSpec, seed: int, max_actions: int | None = None,
+R = TypeVar("R", bound=Rules[Any, Any])
+P = TypeVar("P", bound=AnyParts)
+
+
+def script_for(spec: AnyGame, seed: int, max_actions: int | None = None,
                kit: str | None = None, options: dict[str, Any] | None = None) -> list[Action]:
     """The simulator's game for `seed` (cut to `max_actions`), on `kit` (the game's own by
     default), with the game's `options` (its defaults otherwise)."""
@@ -126,9 +132,9 @@ def script_for(spec: GameSpec, seed: int, max_actions: int | None = None,
 class SimulatedTable:
     """The table, its player, its sensors and the companion, wired as on a real table."""
 
-    def __init__(self, spec: GameSpec, options: DemoOptions, workdir: Path) -> None:
-        simulator = spec.need("simulator")
-        build = spec.need("table")
+    def __init__(self, spec: GameSpec[R, Any, P], options: DemoOptions, workdir: Path) -> None:
+        simulator = spec.need_simulator()
+        build = spec.need_table()
         self.options = options
         self.physical = load_set(options.set_name) if options.set_name else None
         self.kit = str(self.physical.kit) if self.physical else spec.kit
@@ -143,6 +149,8 @@ class SimulatedTable:
         Device.pin_factory = MockFactory()
         self.hardware = TableHardware(Pins.load(), self.events.put)
         rules = session.game.rules
+        if not isinstance(rules, spec.rules):
+            raise TypeError(f"the session plays {type(rules).__name__}, not {spec.title}")
         setup = simulator.setup()
         if self.physical is not None:  # the set's tags are on the pieces the camera sees
             setup = replace(setup, registry=self.physical.registry)
@@ -222,8 +230,8 @@ def run_demo(options: DemoOptions,
              progress: Callable[[str], None] = lambda _line: None,
              tick: Callable[[int], None] = lambda _total: None) -> DemoReport:
     """Play the scripted game at the simulated table; the figures of `companion demo`."""
-    spec = game(options.game)
-    spec.need("table"), spec.need("simulator")  # MissingCapability before anything starts
+    spec = game(options.game) if options.game else default_game()
+    spec.need_table(), spec.need_simulator()  # MissingCapability before anything starts
     physical = load_set(options.set_name) if options.set_name else None
     if physical is not None and physical.game != spec.name:
         raise ValueError(f"set {physical.name} is a {physical.game} set, not {spec.name}")

@@ -93,7 +93,7 @@ class LiveTable:
 
     def start(self) -> threading.Thread:
         rules = self.hub.session.game.rules
-        build = game(rules.game_type.name).need("table")  # MissingCapability: said plainly
+        build = game(rules.game_type.name).need_table()  # MissingCapability: said plainly
         parts = build(rules, TableSetup(registry=self.options.registry))
         hardware = TableHardware(Pins.load(), self.events.put) if self.options.gpio else None
         self.session = TableSession(self.hub, parts, hardware)
@@ -102,9 +102,8 @@ class LiveTable:
         if self.options.reader:
             self._start_reader(self.options.reader)
         self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
-        registry = getattr(parts.referee, "registry", None)
-        if registry is not None:  # the set check reads the same set as the referee
-            self.hub.new_set_check = lambda: SetCheck(registry, rules.piece_name)
+        registry = parts.referee.registry  # the set check reads the same set as the referee
+        self.hub.new_set_check = lambda: SetCheck(registry, rules.piece_name)
         self.hub.card_owner = self.session.card_owner  # a phone types only its own side's
         self._thread = threading.Thread(target=self.run, name="table", daemon=True)
         self._thread.start()

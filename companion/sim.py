@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import DeadEnd, Game, random_playout
-from companion.games import GameSpec, game
+from companion.games import AnyGame, game
 from companion.kits import Kit, load_kit
 from companion.record import read_record, record_of, replay, write_record
 
@@ -71,7 +71,7 @@ def simulate(game_name: str, games: int, seed: int, out: Path | None = None,
     return report
 
 
-def _one(spec: GameSpec, kit: Kit, seed: int, path: Path, max_actions: int,
+def _one(spec: AnyGame, kit: Kit, seed: int, path: Path, max_actions: int,
          report: SimReport, options: dict[str, Any]) -> None:
     played: Game[Any] = Game(spec.rules(kit, options), seed=seed)
     report.games += 1

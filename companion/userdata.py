@@ -39,8 +39,7 @@ def board_file(game: str) -> Path:
     mine = calibration_folder(game) / "board.yaml"
     if mine.is_file():
         return mine
-    path: Path = game_spec(game).need("calibration")
-    return path
+    return game_spec(game).need_calibration()
 
 
 def sets_folder() -> Path:

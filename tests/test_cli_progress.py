@@ -213,7 +213,7 @@ def test_every_shipped_vision_benchmark_takes_a_tick() -> None:
     """The CLI gives a bar to a game's benchmark whose `run` takes `tick`; the shipped ones
     all do, so none runs silently."""
     for name in ("sekigahara", "rumble_nation"):
-        assert takes_tick(game(name).benchmark("vision_bench").run), name
+        assert takes_tick(game(name).need_vision_bench().run), name
     assert not takes_tick(len)
 
 

@@ -539,7 +539,7 @@ def test_without_the_referees_token_the_page_shows_nothing(browser, served):
 def test_every_word_of_the_page_has_its_italian():
     script = (WEB / "static" / "kit_author.js").read_text()
     page = (WEB / "templates" / "kit_author.html").read_text()
-    shogun = (ROOT / "companion" / "kits" / "author_shogun.py").read_text()
+    shogun = (ROOT / "companion" / "games" / "shogun" / "author.py").read_text()
     found = set(re.findall(r'\b(?:t|fill)\("((?:[^"\\]|\\.)*)"', script))
     found |= set(re.findall(r'^\s+\w+: "([^"]+)",$', script, re.M))  # the hints
     found |= set(re.findall(r'data-t(?:-alt)?="([^"]+)"', page))

@@ -12,9 +12,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.games import game
-from companion.kits import load_kit
 from companion.vision.detect import TagDetector
-from companion.vision.geometry import Geometry
 from companion.vision.mat import MARGIN, PAGE, layout, off_map_areas, tiles
 
 DPI = 100
@@ -26,7 +24,7 @@ def test_the_mat_puts_each_corner_marker_where_the_board_file_says_at_its_size(t
     result = CliRunner().invoke(main, ["print-mat", "--game", name, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Print at 100%" in result.output
-    geometry = Geometry.load(load_kit(game(name).kit))
+    geometry = game(name).board_geometry()
     mat = layout(geometry)
     placed = tiles(geometry, mat)
     assert f"on {len(placed)} A4 pages" in result.output and len(placed) < mat.rows * mat.columns

@@ -117,7 +117,7 @@ def test_serve_hosts_a_new_games_screen_and_names_its_roles(tmp_path):
         assert about["roles"] == list(spec.rules(load_kit(spec.kit)).roles)
         status, body = get(port, f"/games/{about['name']}/screen.js")
         if spec.has("screen"):
-            assert status == 200 and body == spec.need("screen").read_bytes()
+            assert status == 200 and body == spec.need_screen().read_bytes()
         else:
             assert status == 404 and b"Rumble Nation has no tablet screen yet" in body
         status, body = get(port, "/api/board")

@@ -103,9 +103,9 @@ class Table:
     def __init__(self, club: PhysicalSet, frames: Path, reader: int) -> None:
         spec = game("sekigahara")
         self.rules = spec.rules(load_kit(club.kit), TABLE_OPTIONS)
-        parts = spec.need("table")(self.rules, TableSetup(
+        parts = spec.need_table()(self.rules, TableSetup(
             registry=club.registry, camera_height_mm=CAMERA_HEIGHT_MM, crowd=True))
-        self.player = spec.need("simulator").player(self.rules, parts, self._frame)
+        self.player = spec.need_simulator().player(self.rules, parts, self._frame)
         assert self.player.camera.height_mm == CAMERA_HEIGHT_MM
         self.club, self.frames, self.reader = club, frames, reader
         self.taken = 0

@@ -254,7 +254,7 @@ def test_every_view_names_the_game_its_roles_and_its_screen(tmp_path, name):
     if spec.has("screen"):
         assert about["screen"] == f"/games/{name}/screen.js" and about["missing"] is None
         assert shipped.status_code == 200 and shipped.mimetype == "text/javascript"
-        assert shipped.data == spec.need("screen").read_bytes()
+        assert shipped.data == spec.need_screen().read_bytes()
         assert b"export async function mount(shell)" in shipped.data  # the contract
     else:
         assert about["screen"] is None

@@ -15,7 +15,6 @@ next to that area. No web framework here.
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import shutil
@@ -206,48 +205,38 @@ class AuthorSpec:
 
 
 _AUTHORS: dict[str, AuthorSpec] = {}
+"""Descriptions registered by hand (a test's own game), before the games' own."""
 
 
 def register_author(spec: AuthorSpec) -> AuthorSpec:
-    """Make a game's board enterable with `companion kit author`."""
+    """Make a board enterable with `companion kit author` without a game folder declaring it
+    (a test's toy game); a game declares its own as its `author` capability."""
     _AUTHORS[spec.game] = spec
     return spec
 
 
 def author_spec(game: str) -> AuthorSpec:
-    """The description `game` gives, looked for in its package (`companion.games.GAME.author`)
-    and then beside this module (`companion.kits.author_GAME`): this layer names no game.
+    """The description `game` gives (its `author` capability): this layer names no game.
     AuthorError naming the games that have one."""
-    if game not in _AUTHORS and re.fullmatch(r"[a-z][a-z0-9_]{0,40}", game):
-        for module in (f"companion.games.{game}.author", f"companion.kits.author_{game}"):
-            _import_if_there(module)
-            if game in _AUTHORS:
-                break
-    if game not in _AUTHORS:
+    from companion.games import all_games
+
+    if game in _AUTHORS:
+        return _AUTHORS[game]
+    spec = all_games().get(game)
+    if spec is None or not spec.has("author"):
         known = ", ".join(authored_games()) or "none"
         raise AuthorError(f"{game} has no description for entering its board (games that "
                           f"have: {known})")
-    return _AUTHORS[game]
+    return spec.need_author()
 
 
 def authored_games() -> list[str]:
-    """The games whose board can be entered: each game folder's `author` module and those
-    beside this one (imported when first asked, so that this layer names no game)."""
-    games = importlib.import_module("companion.games").all_games()
-    for name in games:
-        _import_if_there(f"companion.games.{name}.author")
-    for path in Path(__file__).parent.glob("author_*.py"):
-        importlib.import_module(f"companion.kits.{path.stem}")
-    return sorted(_AUTHORS)
+    """The games whose board can be entered: those declaring an `author` capability (and any
+    registered by hand)."""
+    from companion.games import all_games
 
-
-def _import_if_there(module: str) -> None:
-    """Import `module` if it exists; an import error inside it is not hidden."""
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if not (exc.name and (module + ".").startswith(exc.name + ".")):
-            raise
+    declared = {name for name, spec in all_games().items() if spec.has("author")}
+    return sorted(declared | set(_AUTHORS))
 
 
 # --- the draft ----------------------------------------------------------------------------------

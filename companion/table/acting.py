@@ -6,12 +6,21 @@ through the same readers, buttons and camera a real table uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.engine import Action
+from companion.table import AnyParts, TableSetup
 
-__all__ = ["Press", "Scan", "Seen", "SimulatedPlayer", "Simulator", "TableInput"]
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.engine.core.rules import Rules
+    from companion.games.contract import Figures
+
+__all__ = ["OnFrame", "Press", "Scan", "Seen", "SimulatedPlayer", "Simulator", "TableInput",
+           "Tick"]
 
 
 @dataclass(frozen=True)
@@ -42,10 +51,15 @@ class SimulatedPlayer(Protocol):
     """A game's player at the simulated table: acts scripted actions out and photographs the
     table for the camera (frames go to `on_frame`, the table session's)."""
 
-    hidden: frozenset[str]
-    """Verbs nobody sees at the table (cards dealt face down): the companion deals them."""
-    crowded: int
-    """Pieces put down touching another place's pieces for want of room (counted)."""
+    @property
+    def hidden(self) -> frozenset[str]:
+        """Verbs nobody sees at the table (cards dealt face down): the companion deals them."""
+        ...
+
+    @property
+    def crowded(self) -> int:
+        """Pieces put down touching another place's pieces for want of room (counted)."""
+        ...
 
     def begin(self, state: Any) -> None:
         """Put the table down as the game starts (the first stable frame)."""
@@ -64,11 +78,29 @@ class SimulatedPlayer(Protocol):
         """Put the table back as it was before `illegal_move`."""
 
 
-class Simulator(Protocol):
-    """A game's `simulator` capability: the table it plays at and its player there."""
+R_contra = TypeVar("R_contra", bound="Rules[Any, Any]", contravariant=True)
+P_contra = TypeVar("P_contra", bound=AnyParts, contravariant=True)
 
-    def setup(self) -> Any:
+OnFrame = Callable[["np.ndarray"], object]
+"""Where the simulated camera's frames go: the table session's `on_frame`."""
+Tick = Callable[[int, int], None]
+"""Progress of a long run: (done, of)."""
+
+
+class Simulator(Protocol[R_contra, P_contra]):
+    """A game's `simulator` capability: the table it plays at and its player there. Typed
+    with the game's own rules and table parts, so its player may use what the game's reader
+    and referee offer (mypy checks the two capabilities agree)."""
+
+    def setup(self) -> TableSetup:
         """The `TableSetup` the simulated table is built with (camera height, crowding)."""
+        ...
 
-    def player(self, rules: Any, parts: Any, on_frame: Any) -> SimulatedPlayer:
+    def player(self, rules: R_contra, parts: P_contra, on_frame: OnFrame) -> SimulatedPlayer:
         """The player at this table, photographing it into `on_frame`."""
+        ...
+
+    def bench_referee(self, games: int, seed: int, tick: Tick | None = None) -> Figures:
+        """Random games acted out at the level of the referee's readings and read back by it
+        (`companion bench referee`): recovered, asked and missed actions."""
+        ...

@@ -27,7 +27,7 @@ from companion.engine import REFEREE, Action, Alert, IllegalAction, Proposal, Qu
 from companion.inputs.events import ButtonPressed, CardScanned, InputEvent, ReadProblem
 from companion.inputs.gpio import TableHardware
 from companion.record.session import Session
-from companion.table import TableParts
+from companion.table import AnyParts, TableReferee, Tracker
 
 __all__ = ["TableCounts", "TableHost", "TableSession"]
 
@@ -87,7 +87,7 @@ class TableCounts:
 @dataclass
 class TableSession:
     hub: TableHost
-    parts: TableParts
+    parts: AnyParts
     hardware: TableHardware | None = None
     clock: Callable[[], float] = time.perf_counter
     counts: TableCounts = field(default_factory=TableCounts)
@@ -103,12 +103,11 @@ class TableSession:
     """Where the last frames could not see, and for how many frames in a row."""
 
     @property
-    def referee(self) -> Any:
-        """The game's table referee (a `TableReferee`)."""
+    def referee(self) -> TableReferee:
         return self.parts.referee
 
     @property
-    def tracker(self) -> Any:
+    def tracker(self) -> Tracker:
         return self.parts.tracker
 
     @property
@@ -177,7 +176,7 @@ class TableSession:
         """Whose card `code` is now, by the game's referee (the hub asks before a code typed
         on a phone goes on)."""
         with self.hub.lock:
-            return self.referee.card_owner(self.state, code)  # type: ignore[no-any-return]
+            return self.referee.card_owner(self.state, code)
 
     def on_input(self, event: InputEvent) -> None:
         """A card scan or a button press from the table's readers and buttons (or a code
@@ -272,8 +271,9 @@ class TableSession:
                               "the pieces on the table do not stand where the record has "
                               "them: place them as the record shows"))
             return
-        if was_out and self.hub.alert is None:  # an action on the tablet took it off
-            self.hub.raise_alert(self.referee.desync)
+        desync = self.referee.desync
+        if desync is not None and self.hub.alert is None:  # an action on the tablet took it off
+            self.hub.raise_alert(desync)
         self._show("illegal")
 
     def _rule(self, rulings: list[Ruling], source: str) -> None:

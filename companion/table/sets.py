@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from companion.kits import KitError, load_kit
 from companion.table.registry import TableRegistry
@@ -51,7 +50,6 @@ def newest_set(folder: Path | None = None) -> str | None:
 def load_set(name: str, folder: Path | None = None) -> PhysicalSet:
     """The registered set `name`, complete, with its kit; ValueError saying what is wrong
     (no such set, a registry that cannot be read, a set not finished)."""
-    from companion.games import Registration
     from companion.games import game as game_spec
 
     where = _folder(folder)
@@ -63,8 +61,8 @@ def load_set(name: str, folder: Path | None = None) -> PhysicalSet:
     try:
         kit_name = str(json.loads(path.read_text(encoding="utf-8"))["kit"])
         base = load_kit(kit_name)
-        registration: Registration = game_spec(base.game).need("register")
-        registry: Any = registration.open(path, kit_name, name)
+        spec = game_spec(base.game)
+        registry = spec.need_register().open(path, kit_name, name)
     except (KitError, KeyError, LookupError, json.JSONDecodeError) as exc:
         raise ValueError(f"set {name} ({path}) cannot be read: {exc}") from None
     problems = registry.problems()
@@ -75,5 +73,5 @@ def load_set(name: str, folder: Path | None = None) -> PhysicalSet:
     kit_folder = where / f"{name}-kit"
     if not kit_folder.is_dir():
         registry.write_kit(kit_folder)
-    kit = load_kit(kit_folder)
+    kit = spec.load_kit(kit_folder)
     return PhysicalSet(name, base.game, kit_folder, kit.id, registry.table_registry(kit))

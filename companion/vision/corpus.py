@@ -15,7 +15,7 @@ __all__ = ["Sequence", "random_look", "random_scene", "scenes", "sequences"]
 
 def random_scene(geometry: Geometry, rng: random.Random, tags: int = 30) -> Scene:
     stacks: dict[str, int] = {}
-    zones = [z.id for z in geometry.zones if z.id not in ("card_scan", "deployment")]
+    zones = [z.id for z in geometry.zones if z.id not in geometry.kept_clear]
     while sum(stacks.values()) < tags:
         zone = rng.choice(zones)
         stacks[zone] = stacks.get(zone, 0) + 1

@@ -498,8 +498,8 @@ frames show the whole table with every perturbation of the corpus drawn per fram
 (`corpus.random_look`, as `companion bench vision` does)."""
 
 
-def measure(frames: int = 3, seed: int = 0,
-            conditions: Iterable[str] | None = None) -> dict[str, dict[str, object]]:
+def measure(frames: int = 3, seed: int = 0, conditions: Iterable[str] | None = None,
+            game: str | None = None) -> dict[str, dict[str, object]]:
     """Tag recall, wrong ids and time per frame for each condition: OpenCV's detector on the
     whole frame (`plain`), the first pass alone (`first_pass`) and with the second chance
     (`second_chance`). Times: the median per frame, wall clock and process CPU (the CPU time
@@ -509,14 +509,15 @@ def measure(frames: int = 3, seed: int = 0,
     import time
     from dataclasses import replace
 
-    from companion.kits import load_kit
+    from companion.games import default_game
+    from companion.games import game as game_spec
     from companion.vision.corpus import random_look, random_scene
     from companion.vision.detect import DetectorConfig, TagDetector
-    from companion.vision.geometry import Geometry
     from companion.vision.synth import Look, Synth, random_camera
 
-    kit = load_kit("sekigahara")
-    geometry = Geometry.load(kit)
+    spec = game_spec(game) if game else default_game()
+    kit = spec.load_kit()
+    geometry = spec.board_geometry(kit)
     first = TagDetector(DetectorConfig(second_chance=False))
     detectors = {"plain": first.detect_plain, "first_pass": first.detect,
                  "second_chance": TagDetector().detect}
@@ -567,8 +568,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--condition", action="append", choices=list(CONDITIONS),
                         help="only this condition (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--game", help="whose table the frames show (default: the default "
+                        "game's)")
     args = parser.parse_args(argv)
-    figures = measure(args.frames, args.seed, args.condition)
+    figures = measure(args.frames, args.seed, args.condition, args.game)
     if args.json:
         print(json.dumps(figures, indent=2))
         return

@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.kits import load_kit
+from companion.games import default_game
+from companion.games import game as game_spec
 from companion.vision.corpus import random_scene
 from companion.vision.detect import TagDetector
 from companion.vision.geometry import Geometry
@@ -409,13 +410,15 @@ def _hands(synth: Synth, detector: TagDetector, size: tuple[int, int], per_tone:
 
 def room_report(frames_per_condition: int = 8, seed: int = 0, size: tuple[int, int] = TWELVE_MP,
                 sequences_per_tone: int = 1, conditions: tuple[str, ...] | None = None,
-                tick: Callable[[str], None] | None = None) -> dict[str, Any]:
+                tick: Callable[[str], None] | None = None,
+                game: str | None = None) -> dict[str, Any]:
     """Per condition: zone recall, wrong ids, false hand flags on hand-free frames, spurious
     diffs (and tags reported gone); over hand sequences (8 skin tones, mild mixed conditions)
     the spurious diffs and the resting-hand frames not flagged. Seeded: the same figures for
     the same arguments."""
-    kit = load_kit("sekigahara")
-    geometry = Geometry.load(kit)
+    spec = game_spec(game) if game else default_game()
+    kit = spec.load_kit()
+    geometry = spec.board_geometry(kit)
     synth = Synth(geometry, kit)
     detector = TagDetector()
     per_table = 4
@@ -476,10 +479,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--condition", action="append", choices=list(CONDITIONS),
                         help="only this condition (repeat for more; default: all)")
+    parser.add_argument("--game", help="whose table the frames show (default: the default "
+                        "game's)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     figures = room_report(args.frames, args.seed, (width, height), args.sequences,
-                          tuple(args.condition) if args.condition else None)
+                          tuple(args.condition) if args.condition else None,
+                          game=args.game)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

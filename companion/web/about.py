@@ -47,7 +47,7 @@ def describe(rules: Any, players: Mapping[str, str] | None = None) -> GameAbout:
     screen: str | None = None
     missing: str | None = None
     try:
-        game(name).need("screen")
+        game(name).need_screen()
         screen = screen_url(name)
     except (MissingCapability, UnknownGameName) as exc:
         missing = str(exc)

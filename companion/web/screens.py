@@ -23,7 +23,7 @@ bp = Blueprint("screens", __name__)
 def screen(name: str) -> ResponseReturnValue:
     """The game's screen module; 404 with a sentence when the game has none (yet)."""
     try:
-        path = game(name).need("screen")
+        path = game(name).need_screen()
     except (MissingCapability, UnknownGameName) as exc:
         abort(404, str(exc))
     if not path.is_file():

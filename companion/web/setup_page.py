@@ -44,7 +44,6 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games import MissingCapability, UnknownGameName, all_games, game
 from companion.i18n import LANGUAGES, catalog, language, translator
-from companion.kits import load_kit
 from companion.settings import Settings, SettingsError, load_settings, save_settings
 from companion.userdata import calibration_folder
 from companion.vision.geometry import Geometry
@@ -91,13 +90,13 @@ class SetupState:
 
     def board(self, name: str) -> Geometry:
         if name not in self.boards:
-            self.boards[name] = Geometry.load(load_kit(game(name).kit))
+            self.boards[name] = game(name).board_geometry()
         return self.boards[name]
 
 
 def calibrated_games() -> dict[str, str]:
     """The games whose board a camera places (name -> title)."""
-    return {name: spec.title for name, spec in all_games().items() if spec.has("calibration")}
+    return {name: spec.title for name, spec in all_games().items() if spec.has("board")}
 
 
 def create_setup_app(options: SetupOptions) -> Flask:
@@ -110,7 +109,7 @@ def create_setup_app(options: SetupOptions) -> Flask:
         RATELIMIT_DEFAULT="20 per second;900 per minute", RATELIMIT_STORAGE_URI="memory://",
         TRUSTED_HOSTS=own_hosts(options.host, options.host_names))
     boards: dict[str, Geometry] = {}
-    boards[chosen] = Geometry.load(load_kit(game(chosen).kit))
+    boards[chosen] = game(chosen).board_geometry()
     preview = LivePreview(options.source, boards[chosen], fps=min(max(options.fps, 0.2), 5.0))
     app.extensions["setup"] = SetupState(options, chosen, preview, boards)
     Limiter(lambda: request.remote_addr or "?", app=app)
@@ -124,7 +123,7 @@ def create_setup_app(options: SetupOptions) -> Flask:
 def _calibrated(name: str) -> str:
     """A game's name, if its board can be placed; ValueError naming the games that can."""
     try:
-        game(name).need("calibration")
+        game(name).need_board()
         return game(name).name
     except (UnknownGameName, MissingCapability) as exc:
         raise ValueError(f"{exc} (the camera places the board of "

@@ -3,7 +3,10 @@ once from the user's own components (`companion register NAME --kit barletta`).
 
 - the 21 knights' VC the rulebook does not name (`vc Fanfulla 5`, `vc de Sachet 4`);
 - Braccio da Montone's melee table, cell by cell (`melee 2R 7 -/1`: column, roll, cell);
-- the Surrended table's modifiers (`surrender french 6 +2`: side, box from the bottom, value).
+- the Surrended table's modifiers (`surrender french 6 +2`: side, box from the bottom, value);
+- which tag is on which face of each knight's counter (`tag 10 Fieramosca mounted`), or the
+  tags planned for the whole box (`companion print-tags --set NAME --game barletta`, which
+  prints the sheet saying which tag goes on which face).
 
 The registry is saved after every entry (a registration is resumed where it stopped) and,
 once every VC is known, written as the set's own kit: the shipped kit with the values entered
@@ -19,10 +22,11 @@ from typing import Any
 
 import yaml
 
-from companion.games import Registration
 from companion.games.barletta.kit import COLUMNS, KNIGHTS_PER_SIDE, ROLLS, SIDES, BarlettaKit
+from companion.games.contract import Registration
 from companion.kits import load_kit
 from companion.kits.loader import shipped_folder
+from companion.table.registry import FIRST_PIECE_TAG, TableRegistry
 
 __all__ = ["REGISTRATION", "Registry"]
 
@@ -33,8 +37,13 @@ One line per value, from your own components:
                             2-12, cells as printed: hits to the roller / hits to its opponent, -
                             for none, D for an unhorsing test ('melee 2R 7 -/1', 'melee 0 12 -/3D')
   surrender SIDE BOX VALUE  a Surrended table box, 1 the bottom (e.g. 'surrender french 6 +2')
+  tag TAG KNIGHT FACE       the tag on one face of a counter, FACE mounted or foot
+                            (e.g. 'tag 10 Fieramosca mounted'); without any, the tags go
+                            10, 11, ... on each knight's mounted then foot face in the kit's order
 Lines starting with # are skipped. Once every VC is known, the set's own kit is written."""
 CELL = re.compile(r"^(-|\d|\dD|D)/(-|\d|\dD|D)$")
+FACES = ("mounted", "foot")
+"""A counter's two faces, front first (as `table_state.FACES`, which imports vision)."""
 
 
 class Registry:
@@ -45,7 +54,8 @@ class Registry:
         loaded = load_kit(kit)
         assert isinstance(loaded, BarlettaKit)
         self.kit = loaded
-        self.data: dict[str, Any] = {"kit": kit, "vc": {}, "melee": {}, "surrender": {}}
+        self.data: dict[str, Any] = {"kit": kit, "vc": {}, "melee": {}, "surrender": {},
+                                     "tags": {}}
         if path.is_file():
             saved = json.loads(path.read_text(encoding="utf-8"))
             if not isinstance(saved, dict) or saved.get("kit") != kit:
@@ -88,12 +98,60 @@ class Registry:
             value = _number(parts[3], -12, 12)
             self.data["surrender"].setdefault(side, {})[str(box)] = value
             said = f"surrender {side} box {box}: {value:+d}"
+        elif kind == "tag" and len(parts) >= 4:
+            said = self._tag(parts[1], " ".join(parts[2:-1]), parts[-1])
         else:
-            raise ValueError(f"not an entry: {line.strip()!r} (vc, melee or surrender: see "
-                             "--how)")
+            raise ValueError(f"not an entry: {line.strip()!r} (vc, melee, surrender or tag: "
+                             "see --how)")
+        self.save()
+        return said
+
+    def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
-        return said
+
+    def _tag(self, tag: str, knight_words: str, face: str) -> str:
+        """One face's tag; ValueError for a tag out of range or already on another face."""
+        number = _number(tag, FIRST_PIECE_TAG, 586)
+        if face.lower() not in FACES:
+            raise ValueError(f"a face is mounted or foot, not {face!r}")
+        piece = _piece(self._knight(knight_words), face.lower())
+        held = self.data["tags"].get(str(number))
+        if held is not None and held != piece:
+            raise ValueError(f"tag {number} is already on {self._face_words(held)}")
+        self.data["tags"] = {t: p for t, p in self.data["tags"].items() if p != piece}
+        self.data["tags"][str(number)] = piece
+        return f"tag {number}: {self._face_words(piece)}"
+
+    def _faces(self) -> list[str]:
+        """Every face of every counter, in the kit's order (mounted first): planned from tag
+        10 on an empty registry, the tags are the default set's (`table_registry`)."""
+        return [_piece(knight, face) for knight in self.kit.by_id for face in FACES]
+
+    def _face_words(self, piece: str) -> str:
+        knight, _, face = piece.partition("@")
+        return f"{self.kit.by_id[knight].name} ({self.kit.side_of[knight]}), {face}"
+
+    def plan_tags(self, first: int) -> int:
+        """Give every face without a tag the tags `first`, `first + 1`, ... (skipping those
+        taken) in the box's order; saved. Returns how many were planned."""
+        tags: dict[str, str] = self.data["tags"]
+        tagged, planned, tag = set(tags.values()), 0, max(first, FIRST_PIECE_TAG)
+        for piece in self._faces():
+            if piece in tagged:
+                continue
+            while str(tag) in tags:
+                tag += 1
+            tags[str(tag)] = piece
+            planned += 1
+        self.save()
+        return planned
+
+    def tag_captions(self) -> list[tuple[int, str]]:
+        """Each tag and the face it goes on, in words, in the box's order."""
+        order = {piece: n for n, piece in enumerate(self._faces())}
+        rows = sorted(self.data["tags"].items(), key=lambda tp: (order.get(tp[1], 0), tp[0]))
+        return [(int(tag), self._face_words(piece)) for tag, piece in rows]
 
     def _missing_vc(self) -> list[str]:
         return [k.name for side in SIDES for k in self.kit.knights[side]
@@ -111,8 +169,13 @@ class Registry:
         return f"{known} VC, {self._cells()} melee cells and {self._boxes()} surrender boxes"
 
     def problems(self) -> list[str]:
-        """Every VC still unknown; a melee or surrender table begun and not finished."""
+        """Every VC still unknown; a melee or surrender table begun and not finished; tags
+        given to some faces and not to all."""
         found = [f"no VC yet for {name}" for name in self._missing_vc()]
+        untagged = len(set(self._faces()) - set(self.data["tags"].values()))
+        if self.data["tags"] and untagged:
+            found.append(f"{untagged} counter faces have no tag yet (tag TAG KNIGHT FACE, or "
+                         "print-tags --set to plan them)")
         cells, boxes = self._cells(), self._boxes()
         if 0 < cells < len(COLUMNS) * len(ROLLS):
             found.append(f"the melee table has {cells} of {len(COLUMNS) * len(ROLLS)} cells")
@@ -145,8 +208,13 @@ class Registry:
         load_kit(folder)
         return folder
 
-    def table_registry(self, kit: Any) -> Any:
-        raise ValueError("La Disfida di Barletta has no table reading yet")
+    def table_registry(self, kit: BarlettaKit) -> TableRegistry:
+        """Which face each tag is on: the tags entered or planned, else the default plan
+        (10, 11, ... on each knight's mounted then foot face, in the kit's order), as the
+        simulated table has them. The set has no card codes."""
+        if self.data["tags"]:
+            return TableRegistry({int(t): p for t, p in self.data["tags"].items()}, {})
+        return TableRegistry.in_kit_order(_piece(k, face) for k in kit.by_id for face in FACES)
 
 
 def _number(text: str, low: int, high: int) -> int:
@@ -164,8 +232,13 @@ def _dump(path: Path, data: Any) -> None:
                     encoding="utf-8")
 
 
+def _piece(knight: str, face: str) -> str:
+    """A face's name in the table's registry (`fieramosca@mounted`, `table_state.piece_id`)."""
+    return f"{knight}@{face}"
+
+
 def _open(path: Path, kit: str, name: str) -> Registry:
     return Registry(path, kit, name)
 
 
-REGISTRATION = Registration(open=_open, entries=ENTRIES)
+REGISTRATION: Registration[BarlettaKit] = Registration(open=_open, entries=ENTRIES)

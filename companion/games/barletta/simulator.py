@@ -30,14 +30,16 @@ from companion.games.barletta.script import (
     read_back_games,
 )
 from companion.games.barletta.synth import BarlettaSynth, FieldScene
+from companion.games.barletta.table import BarlettaParts
 from companion.games.barletta.table_state import (
     DICE_TRAY,
     FieldSnapshot,
     expected_zones,
     piece_id,
 )
-from companion.table import TableParts, TableRegistry, TableSetup
-from companion.table.acting import Seen, TableInput
+from companion.games.contract import Figures
+from companion.table import TableRegistry, TableSetup
+from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.synth import SLIGHT_TILT, Camera, Look, still_look
 
 __all__ = ["SIMULATOR", "BarlettaPlayer", "Simulator", "illegal_table"]
@@ -223,20 +225,17 @@ class Simulator:
     def setup(self) -> TableSetup:
         return TableSetup()
 
-    def player(self, rules: BarlettaRules, parts: TableParts,
-               on_frame: Callable[[np.ndarray], Any]) -> BarlettaPlayer:
+    def player(self, rules: BarlettaRules, parts: BarlettaParts,
+               on_frame: OnFrame) -> BarlettaPlayer:
         """The player at the table `parts` reads: its geometry, tray and registry (a
         registered set's tags when the demo plays one)."""
-        reader, referee = parts.reader, parts.referee
-        registry: TableRegistry = referee.registry  # type: ignore[attr-defined]
-        synth = BarlettaSynth(reader.geometry, rules.kit,  # type: ignore[attr-defined]
-                              registry, reader.tray)  # type: ignore[attr-defined]
+        reader, registry = parts.reader, parts.referee.registry
+        synth = BarlettaSynth(reader.geometry, rules.kit, registry, reader.tray)
         return BarlettaPlayer(rules, registry, synth,
                               Camera(self.camera_size, self.tilt, self.k1), on_frame,
                               self.seed)
 
-    def bench_referee(self, games: int, seed: int,
-                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int, tick: Tick | None = None) -> Figures:
         """Random games acted out at the level of tags and dice, read back by the referee."""
         return read_back_games(games, seed, tick=tick)
 

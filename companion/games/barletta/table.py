@@ -15,10 +15,14 @@ from companion.table import TableParts, TableSetup
 from companion.userdata import calibration_folder
 from companion.vision.overlay import camera_height, lens_intrinsics
 
-__all__ = ["build"]
+__all__ = ["BarlettaParts", "build"]
+
+BarlettaParts = TableParts[BarlettaReader, BarlettaTracker, BarlettaReferee]
+"""Barletta's table: counters read by hex and face, dice in the tray, the tracker, the
+referee."""
 
 
-def build(rules: BarlettaRules, setup: TableSetup) -> TableParts:
+def build(rules: BarlettaRules, setup: TableSetup) -> BarlettaParts:
     """The reader, tracker and referee for this table (the simulated set by default: each
     knight's front tag then its back tag, in the kit's order)."""
     kit = rules.kit

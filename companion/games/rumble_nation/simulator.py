@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from companion.engine import Action
+from companion.games.contract import Figures
 from companion.games.rumble_nation.reader import DAIMYO, REINFORCEMENT
 from companion.games.rumble_nation.referee import board_of
 from companion.games.rumble_nation.rules import RumbleNationRules
@@ -32,8 +33,9 @@ from companion.games.rumble_nation.synth import (
     place_dice,
     place_pieces,
 )
-from companion.table import TableParts, TableSetup
-from companion.table.acting import Seen, TableInput
+from companion.games.rumble_nation.table import RumbleParts
+from companion.table import TableSetup
+from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.count_tracker import CountSnapshot
 from companion.vision.counting import CountingBoard
 from companion.vision.synth import SLIGHT_TILT, Camera, Look, hand_look, still_look
@@ -192,16 +194,15 @@ class Simulator:
     def setup(self) -> TableSetup:
         return TableSetup()
 
-    def player(self, rules: RumbleNationRules, parts: TableParts,
-               on_frame: Callable[[np.ndarray], Any]) -> RumblePlayer:
-        board = parts.reader.board  # type: ignore[attr-defined]
-        daimyo_seen = bool(parts.referee.daimyo_seen)  # type: ignore[attr-defined]
+    def player(self, rules: RumbleNationRules, parts: RumbleParts,
+               on_frame: OnFrame) -> RumblePlayer:
+        board = parts.reader.board
+        daimyo_seen = bool(parts.referee.daimyo_seen)
         return RumblePlayer(rules, RumbleSynth(board, rules.kit),
                             Camera(self.camera_size, self.tilt, self.k1), on_frame,
                             daimyo_seen, self.seed)
 
-    def bench_referee(self, games: int, seed: int,
-                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int, tick: Tick | None = None) -> Figures:
         """Random games (2-4 players, with and without daimyo) acted out at the level of counts
         and read back by the referee."""
         return read_back_games(games, seed, tick=tick)

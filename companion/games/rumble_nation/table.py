@@ -13,10 +13,13 @@ from companion.userdata import board_file
 from companion.vision.count_tracker import CountTracker
 from companion.vision.counting import CountingBoard, CountingReader
 
-__all__ = ["build"]
+__all__ = ["RumbleParts", "build"]
+
+RumbleParts = TableParts[RumbleTableReader, CountTracker, RumbleReferee]
+"""Rumble Nation's table: soldiers and dice counted by colour, the count tracker, the referee."""
 
 
-def build(rules: RumbleNationRules, setup: TableSetup) -> TableParts:
+def build(rules: RumbleNationRules, setup: TableSetup) -> RumbleParts:
     """The reader, tracker and referee for this table. Soldiers and dice carry no tags: the
     registry only names cards (printed labels name themselves, RFID UIDs need registering)."""
     kit = rules.kit

@@ -13,10 +13,12 @@ from typing import Any
 import numpy as np
 
 from companion.engine import Action
+from companion.games.contract import Figures
 from companion.games.sekigahara.rules import SekigaharaRules, SekigaharaState
 from companion.games.sekigahara.script import HIDDEN, act_out, read_back_games, shown
-from companion.table import TableParts, TableRegistry, TableSetup
-from companion.table.acting import Seen, TableInput
+from companion.games.sekigahara.table import SekigaharaParts
+from companion.table import TableRegistry, TableSetup
+from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.geometry import Geometry
 from companion.vision.layout import Layout
 from companion.vision.synth import Camera, Look, Synth, hand_look, still_look
@@ -137,16 +139,13 @@ class Simulator:
     def setup(self) -> TableSetup:
         return TableSetup(camera_height_mm=self.camera_height_mm, crowd=True)
 
-    def player(self, rules: SekigaharaRules, parts: TableParts,
-               on_frame: Callable[[np.ndarray], Any]) -> SekigaharaPlayer:
-        referee = parts.referee
-        geometry = parts.reader.geometry  # type: ignore[attr-defined]
-        return SekigaharaPlayer(rules, referee.registry,  # type: ignore[attr-defined]
-                                geometry, Camera(self.camera_size,
-                                                 height_mm=self.camera_height_mm), on_frame)
+    def player(self, rules: SekigaharaRules, parts: SekigaharaParts,
+               on_frame: OnFrame) -> SekigaharaPlayer:
+        return SekigaharaPlayer(rules, parts.referee.registry, parts.reader.geometry,
+                                Camera(self.camera_size, height_mm=self.camera_height_mm),
+                                on_frame)
 
-    def bench_referee(self, games: int, seed: int,
-                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int, tick: Tick | None = None) -> Figures:
         """Random games acted out at zone level and read back by the referee."""
         return read_back_games(games, seed, tick=tick)
 

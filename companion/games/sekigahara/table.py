@@ -13,10 +13,13 @@ from companion.vision.layout import Layout
 from companion.vision.overlay import camera_height, lens_intrinsics
 from companion.vision.table import StableTracker, TableReader
 
-__all__ = ["build"]
+__all__ = ["SekigaharaParts", "build"]
+
+SekigaharaParts = TableParts[TableReader, StableTracker, SekigaharaReferee]
+"""Sekigahara's table: blocks read by their tags, the stable tracker, the referee."""
 
 
-def build(rules: SekigaharaRules, setup: TableSetup) -> TableParts:
+def build(rules: SekigaharaRules, setup: TableSetup) -> SekigaharaParts:
     """The reader, tracker and referee for this table (the simulated set by default)."""
     kit = rules.kit
     registry = setup.registry or TableRegistry.in_kit_order(b.id for b in kit.blocks)

@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.games import Benchmark
+from companion.games.contract import Benchmark
+from companion.games.sekigahara.kit import SekigaharaKit
 from companion.kits import load_kit
 from companion.vision import corpus
 from companion.vision.detect import TagDetector
@@ -20,6 +21,9 @@ from companion.vision.geometry import AMBIGUOUS, Geometry
 from companion.vision.room import CONDITIONS, describe_room, room_report
 from companion.vision.synth import Synth
 from companion.vision.table import BoardNotFound, StableTracker, TableReader, calibrate
+
+GAME = "sekigahara"
+"""This game's name, for the host's benches that draw its table."""
 
 __all__ = ["BENCH", "bench_vision", "describe"]
 
@@ -54,7 +58,8 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0, room: int 
         if tick is not None:
             tick(done, total)
 
-    kit = load_kit("sekigahara")
+    kit = load_kit(GAME)
+    assert isinstance(kit, SekigaharaKit)
     geometry = Geometry.load(kit)
     synth = Synth(geometry, kit)
     detector = TagDetector()
@@ -94,7 +99,7 @@ def bench_vision(frames: int = 40, sequences: int = 4, seed: int = 0, room: int 
     p50, p95 = _ms(pipeline)
     plain50, _ = _ms(plain)
     rooms = {"room": room_report(frames_per_condition=room, seed=seed,
-                                 tick=lambda _name: progress())} if room else {}
+                                 tick=lambda _name: progress(), game=GAME)} if room else {}
     return {
         "pipeline_ms_p50_12mp": p50, "pipeline_ms_p95_12mp": p95,
         "plain_aruco_ms_p50_12mp": plain50, "speedup_12mp": round(plain50 / p50, 2),

@@ -20,14 +20,16 @@ from typing import Any
 import numpy as np
 
 from companion.engine import Action
+from companion.games.contract import Figures
 from companion.games.rumble_nation.synth import Soldier, place_pieces
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import board_of
 from companion.games.shogun.rules import ShogunRules, ShogunState
 from companion.games.shogun.script import HIDDEN, acted, read_back_games
 from companion.games.shogun.synth import ShogunScene, ShogunSynth, colour_of, place_tray
-from companion.table import TableParts, TableSetup
-from companion.table.acting import Seen, TableInput
+from companion.games.shogun.table import ShogunParts
+from companion.table import TableSetup
+from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.count_tracker import CountSnapshot
 from companion.vision.counting import CountingBoard
 from companion.vision.synth import SLIGHT_TILT, Camera, Look, hand_look, still_look
@@ -210,16 +212,14 @@ class Simulator:
     def setup(self) -> TableSetup:
         return TableSetup()
 
-    def player(self, rules: ShogunRules, parts: TableParts,
-               on_frame: Callable[[np.ndarray], Any]) -> ShogunPlayer:
-        board = parts.reader.board  # type: ignore[attr-defined]
+    def player(self, rules: ShogunRules, parts: ShogunParts, on_frame: OnFrame) -> ShogunPlayer:
+        board = parts.reader.board
         synth = ShogunSynth(board, rules.kit, str(rules.options["side"]))
-        doubt_after = getattr(parts.tracker, "doubt_after", 8)
+        doubt_after = parts.tracker.doubt_after
         return ShogunPlayer(rules, synth, Camera(self.camera_size, self.tilt, self.k1),
                             on_frame, self.seed, still_frames=doubt_after + DOUBT_MARGIN)
 
-    def bench_referee(self, games: int, seed: int,
-                      tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def bench_referee(self, games: int, seed: int, tick: Tick | None = None) -> Figures:
         """Random games (3, 4 and 5 players, both sides) acted out at the level of counts and
         read back by the referee."""
         return read_back_games(games, seed, tick=tick)

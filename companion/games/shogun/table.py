@@ -12,10 +12,14 @@ from companion.table import TableParts, TableRegistry, TableSetup
 from companion.vision.count_tracker import CountTracker
 from companion.vision.counting import CountingReader
 
-__all__ = ["build"]
+__all__ = ["ShogunParts", "build"]
+
+ShogunParts = TableParts[ShogunTableReader, CountTracker, ShogunReferee]
+"""Shogun's table: cubes and the tower's tray counted by colour, the count tracker, the
+referee."""
 
 
-def build(rules: ShogunRules, setup: TableSetup) -> TableParts:
+def build(rules: ShogunRules, setup: TableSetup) -> ShogunParts:
     """The reader, tracker and referee for this table, on the side the game is played on.
     Cubes carry no tags: the registry only names cards (printed labels name themselves, RFID
     UIDs need registering)."""

@@ -3,16 +3,12 @@
 The rulebook does not print Shogun's board, so a user enters their own copy's: one side of the
 board per photo (sun or moon), each province with its region, building spaces and 3-player mark,
 the province card's rice and taxes, and its neighbours by land and sea. The bounds, the sides
-and the link kinds come from the kit's own models (read from the example kit's objects, since
-outside its folder nothing imports a game's package), so the page cannot allow what the kit
+and the link kinds come from the kit's own models, so the page cannot allow what the kit
 refuses.
 
 The writer replaces the drawn side in board.yaml and that side's province cards in cards.yaml; a
 card whose province is also on the other side keeps that side (the user's rice and taxes win);
 events, components and the other side stay as the kit started from has them.
-
-This belongs with the game (`companion/games/shogun/author.py` is looked for first); it lives
-here until the game folder takes it.
 """
 
 from __future__ import annotations
@@ -30,11 +26,10 @@ from companion.kits.author import (
     Placed,
     Written,
     bounds_of,
-    register_author,
 )
 from companion.kits.loader import load_kit, shipped_folder
 
-__all__ = ["SHOGUN"]
+__all__ = ["AUTHOR"]
 
 BOARD, CARDS = "board.yaml", "cards.yaml"
 _EXAMPLE: Any = load_kit("shogun")
@@ -141,10 +136,11 @@ def _cards(checked: Checked, side: str,
     return cards, placed
 
 
-SHOGUN = register_author(AuthorSpec(
+AUTHOR = AuthorSpec(
     game="shogun", title="Shogun", area_fields=AREA_FIELDS,
     link_kinds=tuple(str(k) for k in get_args(Link.model_fields["kind"].annotation)),
     example=shipped_folder("shogun"), write=write_shogun, kit_fields=KIT_FIELDS,
     area_word="province",
     notes="One side of the board per photo; a kit checks only when both sides and all 53 "
-          "province cards are there (the example's other side counts until you replace it)."))
+          "province cards are there (the example's other side counts until you replace it).")
+"""Shogun's `author` capability."""
