@@ -50,9 +50,23 @@ if TYPE_CHECKING:
     from companion.table.acting import Simulator
     from companion.vision.geometry import Geometry
 
-__all__ = ["AnyGame", "Benchmark", "Capability", "GameSpec", "MissingCapability", "Showcase",
-           "Registration", "SetRegistry", "TagPlan", "UnknownGameName", "all_games",
-           "default_game", "game", "names", "resolve"]
+__all__ = [
+    "AnyGame",
+    "Benchmark",
+    "Capability",
+    "GameSpec",
+    "MissingCapability",
+    "Registration",
+    "SetRegistry",
+    "Showcase",
+    "TagPlan",
+    "UnknownGameName",
+    "all_games",
+    "default_game",
+    "game",
+    "names",
+    "resolve",
+]
 
 R = TypeVar("R", bound="Rules[Any, Any]")
 """A game's `Rules` subclass."""

@@ -24,8 +24,18 @@ if TYPE_CHECKING:
     from companion.table.registry import TableRegistry
     from companion.vision.geometry import Geometry
 
-__all__ = ["Benchmark", "BoardLoader", "CardLabels", "Figures", "LongGame", "Showcase",
-           "Registration", "Secrets", "SetRegistry", "TagPlan"]
+__all__ = [
+    "Benchmark",
+    "BoardLoader",
+    "CardLabels",
+    "Figures",
+    "LongGame",
+    "Registration",
+    "Secrets",
+    "SetRegistry",
+    "Showcase",
+    "TagPlan",
+]
 
 K = TypeVar("K", bound=Kit)
 K_contra = TypeVar("K_contra", bound=Kit, contravariant=True)
