@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_hubs import skirmish_hub
 from playwright.sync_api import Browser, Page, Response
-from web_helpers import HIDES, SCREENS, acting_player, hidden_from, played_hub, skirmish_hub
+from web_helpers import HIDES, SCREENS, acting_player, hidden_from, played_hub
 from werkzeug.serving import make_server
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, Action

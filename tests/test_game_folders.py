@@ -133,6 +133,42 @@ def test_no_layer_outside_a_game_folder_imports_or_checks_for_a_particular_game(
     assert not problems, "\n".join(problems)
 
 
+GENERIC_HELPERS = [Path(__file__).parent / name for name in ("conftest.py", "web_helpers.py")]
+"""The test helpers every game's tests use: like the host, they name no game."""
+
+
+def _named_games(path: Path, words: set[str]) -> list[str]:
+    """Each string constant of `path` that is a game's name or alias (`"sekigahara"` as an
+    argument, a default, a dict key): the host asks the games' specs instead. Docstrings and
+    sentences mention games freely; only a bare name is a choice made for a game."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{path.name}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and node.value.replace("-", "_") in words]
+
+
+def test_no_host_module_or_generic_test_helper_names_a_game():
+    """Not even as a default or a table entry (a per-game table of player names in the
+    broadcast, a bench on one game's kit, a helper per game): what differs by game comes from
+    the game's folder through its spec (`default`, `showcase`, `secrets`, `long_game`, ...)."""
+    names = {n.replace("-", "_") for spec in all_games().values()
+             for n in (spec.name, *spec.aliases)}
+    problems = [problem for path in [*_outside_game_folders(), *GENERIC_HELPERS]
+                for problem in _named_games(path, names)]
+    assert not problems, "\n".join(problems)
+
+
+def test_no_module_outside_a_game_folder_is_named_for_a_game():
+    """A game's module lives in its folder (the kit author's description of Shogun's board
+    was `kits/author_shogun.py`)."""
+    names = {n.replace("-", "_") for spec in all_games().values()
+             for n in (spec.name, *spec.aliases)}
+    misplaced = [str(p.relative_to(ROOT)) for p in _outside_game_folders()
+                 if any(part in names for part in p.stem.split("_"))
+                 or any(p.stem.endswith(f"_{name}") for name in names)]
+    assert not misplaced, misplaced
+
+
 def test_the_page_shell_names_no_game_and_no_role():
     """The tablet's shared JavaScript and templates draw whatever the game's screen module
     draws: no game's name or roles appear in them."""

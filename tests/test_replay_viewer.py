@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 import pytest
 import test_browser
+from game_hubs import skirmish_hub
 from test_browser import VIEWPORTS, Pages, Served, drawn_counts, expected_counts, shot
-from web_helpers import app_for, hidden_from, played_hub, skirmish_hub
+from web_helpers import app_for, hidden_from, played_hub
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, chance_rng, pick_action
 from companion.games import game

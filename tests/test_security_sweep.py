@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from game_hubs import skirmish_hub
 from web_helpers import (
     HIDES,
     SCREENS,
@@ -31,7 +32,6 @@ from web_helpers import (
     app_for,
     hidden_from,
     played_hub,
-    skirmish_hub,
 )
 from werkzeug.test import TestResponse
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from game_hubs import sekigahara_hub, skirmish_hub
 from web_helpers import (
     HIDES,
     SCREENS,
@@ -13,8 +14,6 @@ from web_helpers import (
     app_for,
     hidden_from,
     played_hub,
-    sekigahara_hub,
-    skirmish_hub,
 )
 
 from companion.engine import PUBLIC, REFEREE, Action, Alert

@@ -12,7 +12,8 @@ import urllib.request
 
 import pytest
 import uvicorn
-from web_helpers import acting_player, app_for, played_hub, sekigahara_hub
+from game_hubs import sekigahara_hub
+from web_helpers import acting_player, app_for, played_hub
 
 from companion.engine import PUBLIC, REFEREE
 from companion.games import all_games

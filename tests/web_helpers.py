@@ -49,16 +49,6 @@ def played_hub(tmp_path: Path, name: str, actions: int | None = None, seed: int 
     return Hub(session)
 
 
-def sekigahara_hub(tmp_path: Path, actions: int = 80, seed: int = 5) -> Hub:
-    """A full-knowledge Sekigahara game played `actions` random actions into a real store."""
-    return played_hub(tmp_path, "sekigahara", actions=actions, seed=seed, settle=False)
-
-
-def skirmish_hub(tmp_path: Path) -> Hub:
-    return Hub(Session.start(Store(tmp_path / "games.sqlite"), "skirmish",
-                             players={"red": "Ana", "blue": "Ben"}))
-
-
 def app_for(hub: Hub):
     app = create_app({"TESTING": True}, hub=hub)
     tokens = {role: hub.tokens.issue(role) for role in (*hub.roles, REFEREE)}

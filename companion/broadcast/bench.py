@@ -32,6 +32,7 @@ from companion.broadcast.mosquitto import DASHBOARD, Broker
 from companion.broadcast.store import BroadcastStore
 from companion.broadcast.subscriber import Subscriber
 from companion.broadcast.url import parse_url
+from companion.games import default_game
 
 __all__ = ["bench_broadcast", "compare", "table_record"]
 
@@ -133,9 +134,10 @@ def _wait_converged(store: BroadcastStore, folder: Path, tables: list[str], chan
 
 
 def bench_broadcast(tables: int = 50, actions: int = 20, pace: float = 1.0,
-                    game: str = "sekigahara",
+                    game: str | None = None,
                     tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The figures for `tables` tables recording `actions` actions each, `pace` s apart."""
+    game = game or default_game().name
     total = tables * actions + 1
     recorded_now = None if tick is None else (lambda done: tick(min(done, total - 1), total))
     names = [f"t{n:02d}" for n in range(1, tables + 1)]

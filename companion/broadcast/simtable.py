@@ -21,25 +21,23 @@ from pathlib import Path
 
 from companion.broadcast.publisher import check_broker, start_publisher
 from companion.broadcast.url import BroadcastError, parse_url
-from companion.engine import CHANCE, REFEREE, Action, chance_rng, pick_action, rules_class
-from companion.kits import load_kit
+from companion.engine import CHANCE, REFEREE, Action, chance_rng, pick_action
+from companion.games import default_game
+from companion.games import game as game_spec
 from companion.record.session import Session, UndoRefused
 from companion.record.store import Store
 from companion.web.hub import Hub
 
 __all__ = ["main", "play_table"]
 
-PLAYERS = {"sekigahara": ("Aiko", "Kenji"), "rumble_nation": ("Ana", "Ben", "Chiara", "Dario")}
-
-
 def _session(store: Store, game: str, seed: int) -> Session:
     unfinished = store.games(unfinished=True)
     if unfinished:
         return Session.resume(store, unfinished[0].id)
-    rules = rules_class(game)
-    roles = rules(load_kit(rules.game_type.kit)).roles
-    names = dict(zip(roles, PLAYERS.get(game, ()), strict=False))
-    return Session.start(store, game, seed=seed, players=names)
+    spec = game_spec(game)
+    roles = spec.new_rules().roles
+    names = {role: name for role, name in spec.showcase.players.items() if role in roles}
+    return Session.start(store, spec.name, seed=seed, players=names)
 
 
 def _next(session: Session, seed: int) -> Action | None:
@@ -98,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", action="append", required=True)
     parser.add_argument("--password-prefix", default="pw-",
                         help="each table's broker password is this and its name")
-    parser.add_argument("--game", default="sekigahara")
+    parser.add_argument("--game", default=None, help="default: the default game")
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--pace", type=float, default=0.1, help="seconds between actions")
     parser.add_argument("--seed", type=int, default=0)
@@ -112,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     def run(index: int, table: str) -> None:
         url = f"mqtt://{table}:{args.password_prefix}{table}@{args.broker}/{args.event}"
         try:
-            results[table] = play_table(url, args.folder, table, args.game, args.actions,
+            results[table] = play_table(url, args.folder, table,
+                                        args.game or default_game().name, args.actions,
                                         args.pace, args.seed + index, args.undo_every,
                                         args.linger)
         except BroadcastError as exc:
