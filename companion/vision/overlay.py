@@ -11,7 +11,7 @@ import numpy as np
 import yaml
 
 from companion.vision.detect import TagDetector, TagRead
-from companion.vision.geometry import Geometry
+from companion.vision.geometry import Board, Geometry
 from companion.vision.intrinsics import Intrinsics
 from companion.vision.pose import PoseNotFound, camera_pose
 from companion.vision.table import Calibration, calibrate
@@ -91,20 +91,13 @@ def save_intrinsics(folder: Path, lens: Intrinsics) -> Path:
     return path
 
 
-def draw_overlay(geometry: Geometry, frame: np.ndarray, calibration: Calibration,
+def draw_overlay(geometry: Board, frame: np.ndarray, calibration: Calibration,
                  reads: list[TagRead]) -> np.ndarray:
     image = frame.copy()
     thick = max(2, frame.shape[1] // 800)
     for zone in geometry.zones:
-        if zone.rect is not None:
-            x, y, w, h = zone.rect
-            outline = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        else:
-            assert zone.radius is not None
-            outline = [(zone.center[0] + zone.radius * np.cos(a),
-                        zone.center[1] + zone.radius * np.sin(a))
-                       for a in np.linspace(0, 2 * np.pi, 36)]
-        points = np.array([calibration.frame_point(px, py) for px, py in outline], np.int32)
+        points = np.array([calibration.frame_point(px, py) for px, py in zone.polygon(36)],
+                          np.int32)
         cv2.polylines(image, [points], True, (255, 120, 0), thick, cv2.LINE_AA)
         cx, cy = calibration.frame_point(*zone.center)
         cv2.putText(image, zone.id, (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX,

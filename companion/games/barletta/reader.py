@@ -29,6 +29,7 @@ import numpy as np
 import yaml
 
 from companion.games.barletta import hexes
+from companion.games.barletta.kit import BarlettaKit
 from companion.games.barletta.table_state import DICE_TRAY, area
 from companion.vision.colour import balance, measure_white
 from companion.vision.detect import TagDetector
@@ -85,7 +86,14 @@ def hex_centre(hex_: str, hex_mm: float, origin_hex: str,
             origin_mm[1] + (row - top + lower / 2) * hex_mm)
 
 
-def field_geometry(kit: Any, board_yaml: Path | None = None) -> Geometry:
+def hexagon(centre: tuple[float, float], across_flats: float) -> tuple[tuple[float, float], ...]:
+    """A flat-topped hex's corners about `centre` (as the field prints it): its outline."""
+    radius = across_flats / math.sqrt(3)
+    return tuple((centre[0] + radius * math.cos(math.pi / 3 * i),
+                  centre[1] + radius * math.sin(math.pi / 3 * i)) for i in range(6))
+
+
+def field_geometry(kit: BarlettaKit, board_yaml: Path | None = None) -> Geometry:
     """The table's zones in board mm: every field hex (a circle about its inner radius), each
     side's printed camp hexes (circles named `camp_<side>`: a knight left on them is in camp,
     as one in the camp box), and the mat's areas (rectangles)."""
@@ -98,10 +106,12 @@ def field_geometry(kit: Any, board_yaml: Path | None = None) -> Geometry:
 
     zones = [Zone(name, name.replace("_", " "), (x + w / 2, y + h / 2), rect=(x, y, w, h))
              for name, (x, y, w, h) in data["areas"].items()]  # first: `zone(id)` finds them
-    zones += [Zone(h.id, h.name, centre(h.id), radius) for h in kit.locations]
+    zones += [Zone(h.id, h.name, centre(h.id), radius, outline=hexagon(centre(h.id), size))
+              for h in kit.locations]
     for side, where in kit.sides.items():
         camp = area("camp", side)
-        zones += [Zone(camp, f"{side} camp", centre(h), radius) for h in where.camp]
+        zones += [Zone(camp, f"{side} camp", centre(h), radius,
+                       outline=hexagon(centre(h), size)) for h in where.camp]
     corners = {int(k): (float(v[0]), float(v[1]))
                for k, v in data["corner_markers"]["ids"].items()}
     return Geometry(data["game"], (float(data["board_mm"][0]), float(data["board_mm"][1])),
