@@ -17,4 +17,5 @@ GAME = GameSpec(
     register="physical_set:REGISTRATION", screen="screen.js", table="table:build",
     vision_bench="vision_bench:BENCH", calibration="calibration/board.yaml",
     simulator="simulator:SIMULATOR",
+    samples=("barletta-reference.jsonl",),
 )

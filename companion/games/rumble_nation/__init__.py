@@ -11,4 +11,5 @@ GAME = GameSpec(
     name="rumble_nation", title="Rumble Nation", rules=RumbleNationRules, kit="rumble_nation",
     aliases=("rumble-nation", "rumble"), table="table:build", simulator="simulator:SIMULATOR",
     vision_bench="vision_bench:BENCH", screen="screen.js", calibration="calibration/board.yaml",
+    samples=("rumble-nation-reference.jsonl",),
 )

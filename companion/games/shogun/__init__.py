@@ -12,4 +12,5 @@ from companion.games.shogun.rules import ShogunRules
 GAME = GameSpec(name="shogun", title="Shogun", rules=ShogunRules, kit="shogun",
                 screen="screen.js", labels="labels:card_labels", table="table:build",
                 simulator="simulator:SIMULATOR",
+                samples=("shogun-reference.jsonl",),
                 vision_bench="vision_bench:BENCH", calibration="calibration/board.yaml")
