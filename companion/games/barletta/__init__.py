@@ -63,5 +63,6 @@ GAME: GameSpec[BarlettaRules, BarlettaKit, BarlettaParts] = GameSpec(
     aliases=("disfida", "disfida-di-barletta", "disfida_di_barletta"),
     table=_table, simulator=_simulator, vision_bench=_vision_bench, register=_register,
     board=_board, secrets=_secrets, screen="screen.js", calibration="calibration/board.yaml",
+    samples=("barletta-reference.jsonl",),
     showcase=Showcase(actions=120, seed=1),
 )

@@ -52,6 +52,7 @@ GAME: GameSpec[RumbleNationRules, RumbleNationKit, RumbleParts] = GameSpec(
     kit_type=RumbleNationKit, kit="rumble_nation", aliases=("rumble-nation", "rumble"),
     table=_table, simulator=_simulator, vision_bench=_vision_bench, board=_board,
     secrets=_secrets, screen="screen.js", calibration="calibration/board.yaml",
+    samples=("rumble-nation-reference.jsonl",),
     showcase=Showcase(actions=30, seed=3, options={"players": 4, "daimyo": True},
                       players={"red": "Ana", "blue": "Ben", "yellow": "Chiara",
                                "black": "Dario"}),

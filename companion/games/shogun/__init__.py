@@ -66,5 +66,6 @@ GAME: GameSpec[ShogunRules, ShogunKit, ShogunParts] = GameSpec(
     table=_table, simulator=_simulator, vision_bench=_vision_bench, labels=_labels,
     board=_board, author=_author, secrets=_secrets, screen="screen.js",
     calibration="calibration/board.yaml",
+    samples=("shogun-reference.jsonl",),
     showcase=Showcase(actions=120, seed=3, options={"players": 4}),
 )
