@@ -152,13 +152,18 @@ def _along(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> 
     return _route(kit, t, what, moves[0]["from"], moves[0]["to"])
 
 
+def _sources(kit: RumbleNationKit, t: Translate, moves: list[Move]) -> dict[str, str]:
+    """How many soldiers the moves take in all, and from where: "3 soldiers", "2 from Kiyosu,
+    1 from Yoshida"."""
+    return {"soldiers": soldiers(t, sum(m["soldiers"] for m in moves)),
+            "sources": ", ".join(t("{count} from {origin}").format(
+                count=m["soldiers"], origin=_place(kit, m["from"])) for m in moves)}
+
+
 def _gathered(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
     """Soldiers from several regions into one (Ingresso a Kyo)."""
-    sources = [t("{count} from {origin}").format(count=m["soldiers"],
-                                                 origin=_place(kit, m["from"])) for m in moves]
-    return t("{soldiers} → {to} ({sources})").format(
-        soldiers=soldiers(t, sum(m["soldiers"] for m in moves)),
-        to=_place(kit, moves[0]["to"]), sources=", ".join(sources))
+    return t("{soldiers} → {to} ({sources})").format(to=_place(kit, moves[0]["to"]),
+                                                     **_sources(kit, t, moves))
 
 
 def _from_reserve(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
@@ -182,10 +187,7 @@ def _swaps(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> 
 
 def _back_to_reserve(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
     """Ritirata: soldiers back to the reserve from one region or two."""
-    sources = [t("{count} from {origin}").format(count=m["soldiers"],
-                                                 origin=_place(kit, m["from"])) for m in moves]
-    return t("{soldiers} back to the reserve ({sources})").format(
-        soldiers=soldiers(t, sum(m["soldiers"] for m in moves)), sources=", ".join(sources))
+    return t("{soldiers} back to the reserve ({sources})").format(**_sources(kit, t, moves))
 
 
 TACTIC_WORDS: dict[str, Sayer] = {
