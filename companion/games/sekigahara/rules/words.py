@@ -94,11 +94,10 @@ class _Speaker:
         self.kit, self.state, self.action, self.t = kit, state, action, t
         self.ctx = Context(kit)
         self.args: Mapping[str, Any] = action.args
-        if action.role == CHANCE:
-            self.side = str(self.args.get("side") or "")
-        elif action.role == REFEREE:
-            block = self.kit.block.get(str(self.args.get("block")))
-            self.side = block.side if block is not None else ""
+        if action.role == CHANCE:  # a draw for one side
+            self.side = str(self.args["side"])
+        elif action.role == REFEREE:  # a correction of one block: whose it is
+            self.side = self.kit.block[str(self.args["block"])].side
         else:
             self.side = action.role
         self.me = viewer == action.role and action.role not in (CHANCE, REFEREE)
@@ -108,10 +107,11 @@ class _Speaker:
     def text(self) -> str:
         if self.action.role == CHANCE:
             return self._chance()
-        if self.action.role == REFEREE:
+        if self.action.role == REFEREE and self.action.verb == "correct":
             return self._correct()
-        if self.action.verb not in PLAYER_VERBS:  # an old record's verb: said, never raw
-            return self.t("{side} acts").format(side=self.who)
+        if self.action.verb not in PLAYER_VERBS or self.action.role == REFEREE:
+            # a verb of no phase (an old record's, say) is the host's to word, not a guess
+            raise ValueError(f"no words for the verb {self.action.verb!r}")
         return str(getattr(self, f"_{self.action.verb}")())
 
     def pick(self, mine: str, theirs: str, **values: Any) -> str:
