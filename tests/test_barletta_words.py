@@ -3,9 +3,10 @@ and whole random games recorded and verified (`companion sim barletta`)."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
-from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game, random_playout
+from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game, IllegalAction, random_playout
 from companion.games import game as game_spec
 from companion.games.barletta.rules import BarlettaRules
 from companion.games.barletta.rules.words import summaries
@@ -37,12 +38,25 @@ def test_actions_are_said_with_the_knights_names_in_english_and_italian():
     dice = Action(CHANCE, "initiative", {"italians": [6, 5], "french": [2, 1]})
     assert rules.say(state, dice, PUBLIC, "it") == \
         "Iniziativa: gli Italiani tirano 6+5, i Francesi 2+1"
-    junk = Action("italians", "deploy", {"knight": "nobody"})
-    assert rules.say(state, junk, PUBLIC) == "deploy"
+
+
+def test_an_action_the_words_cannot_say_raises_rather_than_turning_into_its_verb():
+    """Issue 30: a wording bug must surface (the host decides what a screen shows instead)."""
+    game = opening()
+    rules, state = game.rules, game.state
+    with pytest.raises(KeyError):
+        rules.say(state, Action("italians", "deploy", {"knight": "nobody", "hex": "2407"}),
+                  PUBLIC)
+    with pytest.raises(ValueError, match="no words for the verb 'fly'"):
+        rules.say(state, Action("italians", "fly", {}), PUBLIC)
+    with pytest.raises(IllegalAction):  # dice the rules would refuse
+        rules.say(state, Action(CHANCE, "initiative", {"italians": (7, 1), "french": (2, 1)}),
+                  PUBLIC)
+    assert rules.say(state, Action(REFEREE, "correct", {}), PUBLIC) == "Referee's correction"
 
 
 def test_a_refusal_is_said_in_italian_in_the_rulebooks_terms():
-    from companion.engine import IllegalAction, say
+    from companion.engine import say
     from companion.i18n import translator
     game = opening()
     try:

@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, Game, random_playout
+from companion.engine import (
+    CHANCE,
+    PUBLIC,
+    REFEREE,
+    Action,
+    Alert,
+    Game,
+    IllegalAction,
+    random_playout,
+)
 from companion.engine.core import Outcome
 from companion.games.rumble_nation import rules as rules_package
 from companion.games.rumble_nation.referee import RumbleReferee, board_of
@@ -174,18 +183,25 @@ def test_each_kind_of_action_reads_in_italian_as_the_rulebook_says_it():
     assert game.rules.say(state, choose, RED, "it") == "Prendi una carta daimyo, a faccia in giù"
 
 
-def test_a_malformed_action_is_said_by_its_verb_never_raw():
+def test_an_action_the_words_cannot_say_raises_rather_than_turning_into_its_verb():
+    """Issue 30: the words read an action as the rules do, so what the rules refuse cannot be
+    said either, and a verb of no phase is a bug; neither turns into plain text (the host
+    decides what a screen shows instead). The referee's own actions are still said."""
     rules = RumbleNationRules(KIT, {"players": 3})
     state = set_up().state
     for action in (Action(RED, "tactic", {"card": "ninja", "from": "atlantis", "to": "kyo"}),
                    Action(RED, "tactic", {"card": "esilio", "from": "kyo", "to": "oko"}),
-                   Action(RED, "deploy", {"pair": [0, 7]}), Action(RED, "fly", {"to": "kyo"}),
-                   Action(REFEREE, "undo", {"seq": 4}), Action(REFEREE, "correct", {"x": 1})):
-        for lang in ("en", "it"):
-            text = rules.say(state, action, PUBLIC, lang)
-            assert text and "{" not in text and "atlantis" not in text and "_" not in text
+                   Action(RED, "deploy", {"pair": [0, 7]})):
+        with pytest.raises(IllegalAction):
+            rules.say(state, action, PUBLIC)
+    with pytest.raises(KeyError):
+        rules.say(state, Action(RED, "tactic", {"card": "katana"}), PUBLIC)
+    with pytest.raises(ValueError, match="no words for the verb 'fly'"):
+        rules.say(state, Action(RED, "fly", {"to": "kyo"}), PUBLIC)
     assert rules.say(state, Action(REFEREE, "undo", {"seq": 4}), PUBLIC, "it") == \
         "Annulla l'azione 4"
+    assert rules.say(state, Action(REFEREE, "correct", {"x": 1}), PUBLIC) == \
+        "Referee's correction"
 
 
 # --- the catalog and the rule summaries --------------------------------------------------------

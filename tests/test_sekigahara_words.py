@@ -401,11 +401,18 @@ def _proposal(rulings: list[Any]) -> Action:
     return ruling.action
 
 
-def test_every_player_verb_is_worded_and_an_unknown_one_still_reads_as_words():
+def test_every_player_verb_is_worded_and_an_unknown_one_is_the_hosts_to_word():
+    """Issue 30: a verb from no phase (an old record's, say) raises in the game's words rather
+    than being guessed at; the host's replay words it by the engine's generic words, which
+    name no hidden block."""
     from companion.games.sekigahara.rules import PHASES
     from companion.games.sekigahara.rules.words import PLAYER_VERBS
+    from companion.web.replays import say_safely
 
     phases = ("reinforcements", "bid", "first_player", "movement", "combat")
     assert {verb for phase in phases for verb in PHASES.verbs(phase)} == PLAYER_VERBS
-    odd = Action(ISH, "group", {"x": "I-ukita-2-1"})  # a verb from no phase, e.g. an old record
-    assert rules().say(set_up().state, odd, TOK) == "Ishida acts"
+    odd = Action(ISH, "group", {"x": "I-ukita-2-1"})
+    with pytest.raises(ValueError, match="no words for the verb 'group'"):
+        rules().say(set_up().state, odd, TOK)
+    said = say_safely(rules(), set_up().state, odd, TOK, "en")
+    assert said and "ukita" not in said.lower()

@@ -16,7 +16,7 @@ from companion.games.barletta.rules.state import Combat
 from companion.games.barletta.rules.victory import check_field
 
 __all__ = ["begin", "column_shift", "decide_melee", "decide_surrender", "decide_unhorse",
-           "roll_modifier", "take_hits"]
+           "defender_rolls", "roll_modifier", "take_hits"]
 
 GRAJANO = "d_aste"
 """M1: Claude Grajan d'Aste (Grajano d'Asti)."""
@@ -91,12 +91,18 @@ def _combat(batch: Batch, rule: str) -> Combat:
     return combat
 
 
+def defender_rolls(combat: Combat) -> bool:
+    """H1: the defender rolls its two dice too, except against the opening charge (I2). The
+    melee and its words ("Charge: the attacker rolls ...") both ask here."""
+    return not combat.charge
+
+
 def decide_melee(batch: Batch, action: Action) -> None:
     """H1: the attacker's two dice (and the defender's, except in the opening charge: I2)."""
     combat = _combat(batch, "H1")
     if combat.step != "melee":
         raise IllegalAction("H1", "the melee dice are already rolled")
-    wanted = {"attacker"} if combat.charge else {"attacker", "defender"}
+    wanted = {"attacker", "defender"} if defender_rolls(combat) else {"attacker"}
     if set(action.args) != wanted:
         raise IllegalAction("I2" if combat.charge else "H1", Sentence(
             "the melee dice are given as: {fields}", fields=", ".join(sorted(wanted))))
@@ -105,7 +111,7 @@ def decide_melee(batch: Batch, action: Action) -> None:
     hits = {att: cell.own, dfn: cell.other}
     marks = {att: cell.own_d, dfn: cell.other_d}
     rolls = [said]
-    if not combat.charge:
+    if defender_rolls(combat):
         other, said = _read(batch, dfn, att, dice(action.args["defender"], 2, "H1"), False)
         hits = {att: hits[att] + other.other, dfn: hits[dfn] + other.own}
         marks = {att: marks[att] or other.other_d, dfn: marks[dfn] or other.own_d}

@@ -20,7 +20,7 @@ from companion.games.barletta.rules.state import CAMP, BState
 from companion.games.barletta.rules.turn import next_activation
 
 __all__ = ["MAX_ATTACKS", "attack_targets", "decide_move", "decide_pass", "decide_reorganize",
-           "movement_points", "reach"]
+           "movement_points", "reach", "stays_put"]
 
 MAX_ATTACKS = 5
 """E1.1: at most five attacks per side per turn (the Attack markers)."""
@@ -110,6 +110,12 @@ def _activate(batch: Batch, knight_value: object, side: str, rule: str) -> str:
     return knight
 
 
+def stays_put(state: BState, knight: str, to: object) -> bool:
+    """E1.1: a Move order to the hex the knight stands on moves it nowhere (it may still
+    attack from there). The order and its words ("stays at 14") both ask here."""
+    return to == state.knights[knight].where
+
+
 def decide_move(batch: Batch, action: Action) -> None:
     """E1.1, F, G, H: a Move order, then at most one attack from where the knight stops."""
     side = action.role
@@ -126,7 +132,7 @@ def decide_move(batch: Batch, action: Action) -> None:
     if "attack" in action.args:
         _check_attack(batch, knight, spot, costs[spot], target)
     batch.emit("KnightOrdered", knight=knight, side=side, order="move", rule="E1.1")
-    if spot != current.where:
+    if not stays_put(batch.state, knight, spot):
         batch.emit("KnightMoved", knight=knight, **{"from": current.where}, to=spot,
                    cost=costs[spot])
     if "attack" in action.args:

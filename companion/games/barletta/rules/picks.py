@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from companion.engine.core import Pick, PickField
 from companion.games.barletta.kit import SIDES, BarlettaKit
+from companion.games.barletta.rules.combat import defender_rolls
 from companion.games.barletta.rules.state import BState
 from companion.games.barletta.rules.words import side_name, translate
 
@@ -20,7 +21,7 @@ def picks(kit: BarlettaKit, state: BState, lang: str = "en") -> list[Pick]:
         combat = state.combat
         if combat.step == "melee":
             fields = [PickField("attacker", t("The attacker's dice"), FACES, count=2, repeat=True)]
-            if not combat.charge:
+            if defender_rolls(combat):
                 fields.append(PickField("defender", t("The defender's dice"), FACES, count=2,
                                         repeat=True))
             return [Pick("melee", t("Roll for the melee"), tuple(fields))]

@@ -30,9 +30,9 @@ from companion.games.rumble_nation.rules.moves import (
     region,
     whole,
 )
-from companion.games.rumble_nation.rules.words import card_name, region_name
+from companion.games.rumble_nation.rules.names import card_name, region_name
 
-__all__ = ["DAIMYO", "DaimyoCard", "decide_daimyo"]
+__all__ = ["DAIMYO", "DaimyoCard", "Played", "daimyo_moves", "decide_daimyo"]
 
 RULE = "8.3"
 Args = Mapping[str, Any]
@@ -157,19 +157,32 @@ DAIMYO: dict[str, DaimyoCard] = {
 }
 
 
-def decide_daimyo(batch: Batch, action: Action) -> None:
-    """Turn your daimyo card face up and carry it out in full; once per game (8.3)."""
-    player, state = action.role, batch.state
-    check_card_allowed(batch, player, state.daimyo_used, Sentence("the daimyo card"), RULE)
-    card = state.daimyo_cards.get(player)
+def _held(batch: Batch, player: str) -> str:
+    card = batch.state.daimyo_cards.get(player)
     if card is None:
         raise IllegalAction(RULE, "you hold no daimyo card")
-    known_keys(action.args, DAIMYO[card].keys, RULE, card_name(card))
-    home = state.daimyo_at.get(player)
+    return card
+
+
+def daimyo_moves(batch: Batch, player: str, args: Args) -> Played:
+    """What `player`'s daimyo card does from his daimyo's region (8.3), its arguments read and
+    checked; IllegalAction if they do not make a play. The card is carried out and said
+    ("Oda Nobunaga: the daimyo Kyo → Kiyosu") from these same moves."""
+    card = _held(batch, player)
+    home = batch.state.daimyo_at.get(player)
     if home is None:
         raise IllegalAction(RULE, Sentence(
             "{card} acts from your daimyo's region: deploy your daimyo first",
             card=card_name(card)))
-    moves, daimyo = DAIMYO[card].play(batch, player, home, action.args)
+    return DAIMYO[card].play(batch, player, home, args)
+
+
+def decide_daimyo(batch: Batch, action: Action) -> None:
+    """Turn your daimyo card face up and carry it out in full; once per game (8.3)."""
+    player, state = action.role, batch.state
+    check_card_allowed(batch, player, state.daimyo_used, Sentence("the daimyo card"), RULE)
+    card = _held(batch, player)
+    known_keys(action.args, DAIMYO[card].keys, RULE, card_name(card))
+    moves, daimyo = daimyo_moves(batch, player, action.args)
     batch.emit("DaimyoCardUsed", player=player, card=card, rule=RULE)
     apply_moves(batch, moves, card, RULE, daimyo)

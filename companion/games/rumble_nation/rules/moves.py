@@ -9,8 +9,8 @@ from typing import Any
 
 from companion.engine.core import IllegalAction, Sentence, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
-from companion.games.rumble_nation.rules.words import card_name, joined, region_name
-from companion.games.rumble_nation.rules.words import player as _player
+from companion.games.rumble_nation.rules.names import card_name, joined, region_name
+from companion.games.rumble_nation.rules.names import player as _player
 
 __all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "no_more_cards",
            "opponent", "region", "whole"]

@@ -15,9 +15,9 @@ from companion.engine.core import CHANCE, Action, IllegalAction, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.moves import known_keys
-from companion.games.rumble_nation.rules.words import card_name
+from companion.games.rumble_nation.rules.names import card_name
 
-__all__ = ["decide_choose_daimyo", "decide_dice", "decide_setup", "sample_setup"]
+__all__ = ["decide_choose_daimyo", "decide_dice", "decide_setup", "dice_rolled", "sample_setup"]
 
 
 def _cards(value: Any, deck: Sequence[str], want: int, rule: str, what: str) -> list[str]:
@@ -85,12 +85,18 @@ def decide_dice(batch: Batch, action: Action) -> None:
     order on the table (nor to a camera reading the tray), so the faces are recorded in
     ascending order, and a deployment's `pair` names them in that order."""
     known_keys(action.args, ("values",), "5.1.1", Sentence("a roll"))
-    values = action.args.get("values")
+    batch.emit("DiceRolled", player=batch.active(), values=dice_rolled(action.args.get("values")),
+               rule="5.1.1")
+
+
+def dice_rolled(values: Any) -> list[int]:
+    """5.1.1: three dice showing 1-6, in ascending order as they are recorded; IllegalAction
+    otherwise. The roll and its words ("Red rolls 3, 4 and 5") both read it here."""
     if not isinstance(values, tuple) or len(values) != 3 or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
         raise IllegalAction("5.1.1", Sentence("three dice showing 1-6, not {value}",
                                               value=repr(values)))
-    batch.emit("DiceRolled", player=batch.active(), values=sorted(values), rule="5.1.1")
+    return sorted(values)
 
 
 def decide_choose_daimyo(batch: Batch, action: Action) -> None:

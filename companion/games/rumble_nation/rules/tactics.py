@@ -31,10 +31,10 @@ from companion.games.rumble_nation.rules.moves import (
     region,
     whole,
 )
-from companion.games.rumble_nation.rules.words import card_name, region_name
-from companion.games.rumble_nation.rules.words import player as player_of
+from companion.games.rumble_nation.rules.names import card_name, region_name
+from companion.games.rumble_nation.rules.names import player as player_of
 
-__all__ = ["TACTICS", "Tactic", "decide_tactic"]
+__all__ = ["TACTICS", "Tactic", "decide_tactic", "tactic_moves"]
 
 RULE = "5.1.2"
 Args = Mapping[str, Any]
@@ -196,6 +196,14 @@ TACTICS: dict[str, Tactic] = {
 }
 
 
+def tactic_moves(batch: Batch, player: str, args: Args) -> list[Move]:
+    """The soldiers the tactic card `args["card"]` moves for `player`, its arguments read and
+    checked (5.1.2); IllegalAction if they do not make a play (KeyError if it names no tactic
+    card: `decide_tactic` refuses that first). The card is carried out and said ("Esilio:
+    1 blue soldier Kyo → Okō") from these same moves."""
+    return TACTICS[str(args.get("card"))].play(batch, player, args)
+
+
 def decide_tactic(batch: Batch, action: Action) -> None:
     """Take a card from the display and carry it out in full; once per game (5.1.2)."""
     player, state = action.role, batch.state
@@ -205,8 +213,7 @@ def decide_tactic(batch: Batch, action: Action) -> None:
         shown = ", ".join(card_name(c) for c in state.tactics)
         raise IllegalAction(RULE, Sentence("{card} is not on the display ({cards})",
                                            card=card_name(card), cards=shown))
-    tactic = TACTICS[card]
-    known_keys(action.args, ("card", *tactic.keys), RULE, card_name(card))
-    moves = tactic.play(batch, player, action.args)
+    known_keys(action.args, ("card", *TACTICS[card].keys), RULE, card_name(card))
+    moves = tactic_moves(batch, player, action.args)
     batch.emit("TacticCardUsed", player=player, card=card, rule=RULE)
     apply_moves(batch, moves, card, RULE)

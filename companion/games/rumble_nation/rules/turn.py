@@ -10,16 +10,18 @@ takes the highest katana left and sits out; once all have, the war begins (5.2).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import Batch, deployable
 from companion.games.rumble_nation.rules.moves import known_keys
+from companion.games.rumble_nation.rules.state import RNState
 from companion.games.rumble_nation.rules.war import war
 
-__all__ = ["decide_deploy", "decide_reroll", "decide_roll", "end_turn", "ending",
-           "katana_values"]
+__all__ = ["Deployment", "decide_deploy", "decide_reroll", "decide_roll", "deployment",
+           "end_turn", "ending", "katana_values"]
 
 RULE = "5.1.1"
 PAIRS = ((0, 1), (0, 2), (1, 2))
@@ -59,34 +61,57 @@ def _pair(dice: tuple[int, ...], value: Any) -> tuple[int, int]:
     return next((i, j) for i, j in PAIRS if sorted((dice[i], dice[j])) == faces)
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """Where one deployment goes and how much it puts down (5.1.1)."""
+
+    region: str
+    """The region whose castle shows the two paired dice's sum."""
+    pair: tuple[int, int]
+    """The paired dice, by their place among the three (the first pair of equal faces)."""
+    die: int
+    """The third die, which says how many units go."""
+    units: int
+    """How many units it deploys: fewer only when the reserve runs short (the daimyo
+    counting as a soldier while in it, 8)."""
+
+
+def deployment(state: RNState, player: str, pair: Any) -> Deployment:
+    """The deployment the dice paired as `pair` make (5.1.1); IllegalAction if the dice are
+    not rolled or the pair names no castle. The deployment and its words ("Deploy 2 soldiers
+    to Kiyosu (3+5 and 4)") both read it here."""
+    if not state.dice:
+        raise IllegalAction(RULE, "roll the dice first")
+    i, j = _pair(state.dice, pair)
+    total, single = state.dice[i] + state.dice[j], state.dice[3 - i - j]
+    where = next((r for r, v in state.castles.items() if v == total), None)
+    if where is None:
+        raise IllegalAction(RULE, Sentence("no castle of value {value} is on the map",
+                                           value=total))
+    return Deployment(where, (i, j), single, deployable(state, player, single))
+
+
 def decide_deploy(batch: Batch, action: Action) -> None:
     """Two dice name the region by its castle's value, the third how many go (5.1.1); the
     daimyo may go in place of one soldier (8)."""
     state, player = batch.state, action.role
     known_keys(action.args, ("pair", "daimyo") if batch.daimyo else ("pair",), RULE,
                Sentence("deploy"))
-    if not state.dice:
-        raise IllegalAction(RULE, "roll the dice first")
-    i, j = _pair(state.dice, action.args.get("pair"))
-    total, single = state.dice[i] + state.dice[j], state.dice[3 - i - j]
-    where = next((r for r, v in state.castles.items() if v == total), None)
-    if where is None:
-        raise IllegalAction(RULE, Sentence("no castle of value {value} is on the map",
-                                           value=total))
+    placed = deployment(state, player, action.args.get("pair"))
     daimyo = action.args.get("daimyo", False)
     if not isinstance(daimyo, bool):
         raise IllegalAction("8", Sentence("deploy your daimyo: true or false, not {value}",
                                           value=repr(daimyo)))
     if daimyo and player not in state.daimyo_in_reserve:
         raise IllegalAction("8", "your daimyo is already on the map")
-    units = deployable(state, player, single)
+    units = placed.units
     if units - daimyo > state.reserve.get(player, 0):
         raise IllegalAction("8", Sentence(
             "the die deploys {units} and your reserve holds {count} soldier(s) besides your "
             "daimyo, who counts as a soldier: deploy him too (fewer only when the reserve runs "
             "short, 5.1.1)", units=units, count=state.reserve.get(player, 0)))
-    batch.emit("SoldiersDeployed", player=player, region=where, dice=list(state.dice),
-               pair=[i, j], soldiers=units - daimyo, daimyo=daimyo, rule=RULE)
+    batch.emit("SoldiersDeployed", player=player, region=placed.region, dice=list(state.dice),
+               pair=list(placed.pair), soldiers=units - daimyo, daimyo=daimyo, rule=RULE)
 
 
 def end_turn(batch: Batch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine.core import Sentence
 from companion.games.rumble_nation.rules.context import Batch
-from companion.games.rumble_nation.rules.words import joined, player
+from companion.games.rumble_nation.rules.names import joined, player
 
 __all__ = ["final_scores", "war"]
 

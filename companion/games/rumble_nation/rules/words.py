@@ -12,17 +12,38 @@ used, 8.3). To a viewer other than their holder and the referee, a daimyo card i
 and neither is the play of one not yet turned up: its moves would tell the card (a question may
 offer a daimyo play that the table turns out not to have made). The daimyo cards on offer at the
 set-up lie face up (8), so they are named to all.
+
+The words say what the rules make of an action, never a reading of their own: a deployment is
+`turn.deployment`, a card's play the very moves `tactics.tactic_moves` and
+`daimyo.daimyo_moves` carry out, a roll `setup.dice_rolled`. What they cannot say raises (the
+rules' IllegalAction, or a KeyError or ValueError naming what is missing): a wording bug must
+surface, never turn into a verb in plain text. Whether a screen shows something else instead
+is the host's decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.engine.core import CHANCE, REFEREE, Action, Sentence
+from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.rumble_nation.kit import RumbleNationKit
-from companion.games.rumble_nation.rules.context import deployable
+from companion.games.rumble_nation.rules.context import Batch
+from companion.games.rumble_nation.rules.daimyo import daimyo_moves
+from companion.games.rumble_nation.rules.moves import Move
+from companion.games.rumble_nation.rules.names import (
+    CARD_NAMES,
+    both,
+    card_name,
+    either,
+    joined,
+    player,
+    region_name,
+)
+from companion.games.rumble_nation.rules.setup import dice_rolled
 from companion.games.rumble_nation.rules.state import RNState
+from companion.games.rumble_nation.rules.tactics import tactic_moves
+from companion.games.rumble_nation.rules.turn import deployment
 from companion.i18n import Translate, language, rule_summaries, translator
 from companion.i18n import rule_summary as said_summary
 
@@ -32,21 +53,9 @@ __all__ = ["PACKAGE", "both", "card_name", "either", "joined", "player", "player
 PACKAGE = "companion.games.rumble_nation"
 """Where the catalogs (`locales/<lang>/*.po`) and the rule summaries (`data/`) live."""
 
-CARD_NAMES = {
-    "esplorazione": "Esplorazione", "oltre_le_montagne": "Oltre le Montagne",
-    "marina": "Marina", "squadra_di_riserva": "Squadra di Riserva", "ninja": "Ninja",
-    "ingresso_a_kyo": "Ingresso a Kyo", "supporto": "Supporto", "ribellione": "Ribellione",
-    "esilio": "Esilio", "prigionia": "Prigionia", "diversivo": "Diversivo",
-    "ritirata": "Ritirata",
-    "uesugi_kenshin": "Uesugi Kenshin", "mori_motonari": "Mōri Motonari",
-    "takeda_shingen": "Takeda Shingen", "chosokabe_motochika": "Chōsokabe Motochika",
-    "oda_nobunaga": "Oda Nobunaga", "otomo_sorin": "Ōtomo Sōrin",
-}
-"""The cards' printed titles (5.1.2, 8.3)."""
-
-
-class _Unsayable(Exception):
-    """An action too malformed to say in detail (said by its verb alone instead)."""
+RESERVE = "reserve"
+"""Where a card's move starts or ends when the soldiers come from or go back to a reserve
+(`moves.Move`)."""
 
 
 def translate(lang: str) -> Translate:
@@ -55,63 +64,23 @@ def translate(lang: str) -> Translate:
     return translator(language(lang), PACKAGE)
 
 
-def card_name(card: Any) -> str:
-    return CARD_NAMES.get(str(card), str(card))
-
-
-def region_name(kit: RumbleNationKit, region: Any) -> str:
-    return next((loc.name for loc in kit.locations if loc.id == region), str(region))
-
-
-def player(colour: str) -> Sentence:
-    """A player named in a refusal or an alert, by his colour as the code spells it ("red"),
-    said again as the players call each other ("Rosso": `locales/it/alerts.po`)."""
-    return Sentence(colour)
-
-
-def joined(items: Sequence[str], separator: str = ", ") -> str:
-    """Items in a list ("a, b, c"): where any is a `Sentence`, a sentence whose template only
-    joins them (no catalog entry: it is said again as it is), so each item is said again in
-    a screen's language; else the plain text."""
-    if not any(isinstance(item, Sentence) for item in items):
-        return separator.join(items)
-    values = {f"item{n}": item for n, item in enumerate(items)}
-    return Sentence(separator.join("{" + name + "}" for name in values), **values)
-
-
-def either(items: Sequence[str]) -> str:
-    """"a or b or c", said again in a screen's language ("a o b o c"); "" for none."""
-    said = items[0] if items else ""
-    for item in items[1:]:
-        said = Sentence("{first} or {last}", first=said, last=item)
-    return said
-
-
-def both(items: Sequence[str]) -> str:
-    """"a and b and c", said again in a screen's language ("a e b e c"); "" for none."""
-    said = items[0] if items else ""
-    for item in items[1:]:
-        said = Sentence("{first} and {last}", first=said, last=item)
-    return said
-
-
 def player_name(t: Translate, colour: str) -> str:
     """A player by his colour, as the players call each other at the table (3 ⑤)."""
     names = {"red": t("Red"), "blue": t("Blue"), "yellow": t("Yellow"), "black": t("Black")}
     return names.get(colour, colour.replace("_", " ").capitalize())
 
 
+def _card(card: Any) -> str:
+    """A card by its printed title; an id no card has is a bug to surface, never said raw."""
+    return CARD_NAMES[str(card)]
+
+
 def _place(kit: RumbleNationKit, region: Any) -> str:
-    """A region's printed name; an id the map lacks is not said raw."""
-    if not any(loc.id == region for loc in kit.locations):
-        raise _Unsayable(region)
-    return region_name(kit, region)
-
-
-def _count(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _Unsayable(value)
-    return value
+    """A region by its printed name; an id the map lacks is a bug to surface, never said raw."""
+    name = next((loc.name for loc in kit.locations if loc.id == region), None)
+    if name is None:
+        raise ValueError(f"no region {region!r} on the map")
+    return name
 
 
 def soldiers(t: Translate, n: int, colour: str | None = None) -> str:
@@ -146,12 +115,6 @@ def _route(kit: RumbleNationKit, t: Translate, what: str, frm: Any, to: Any) -> 
                                               to=_place(kit, to))
 
 
-def _swap(kit: RumbleNationKit, t: Translate, where: Any, foe: str, role: str) -> str:
-    """Ribellione and Ōtomo Sōrin: an opponent's soldier out, one of yours in its place."""
-    return t("{region}: {theirs} back to the reserve, {ours} in its place").format(
-        region=_place(kit, where), theirs=soldiers(t, 1, foe), ours=soldiers(t, 1, role))
-
-
 # --- deploying (5.1.1) -------------------------------------------------------------------------
 
 def _units(t: Translate, units: int, daimyo: bool) -> str:
@@ -165,134 +128,123 @@ def _units(t: Translate, units: int, daimyo: bool) -> str:
 
 def _deploy(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, Any],
             t: Translate) -> str:
-    pair = args.get("pair")
-    if not isinstance(pair, Sequence) or len(pair) != 2 or len(state.dice) != 3 \
-            or not all(isinstance(i, int) and 0 <= i <= 2 for i in pair) or pair[0] == pair[1]:
-        raise _Unsayable(pair)
-    i, j = pair
-    total, die = state.dice[i] + state.dice[j], state.dice[3 - i - j]
-    where = next((r for r, v in state.castles.items() if v == total), None)
-    units = _units(t, deployable(state, role, die), bool(args.get("daimyo")))
+    placed = deployment(state, role, args.get("pair"))
+    i, j = placed.pair
     return t("Deploy {units} to {region} ({pair} and {die})").format(
-        units=units, region=_place(kit, where), pair=f"{state.dice[i]}+{state.dice[j]}",
-        die=die)
+        units=_units(t, placed.units, bool(args.get("daimyo"))),
+        region=_place(kit, placed.region), pair=f"{state.dice[i]}+{state.dice[j]}",
+        die=placed.die)
 
 
-# --- the tactic cards (5.1.2) ------------------------------------------------------------------
+# --- what a card's moves look like (5.1.2, 8.3) ------------------------------------------------
 
-def _foe(state: RNState, role: str, value: Any) -> str:
-    """An opponent named by a card's arguments (his colour, never a stray string)."""
-    if not isinstance(value, str) or value not in state.players or value == role:
-        raise _Unsayable(value)
-    return value
+Sayer = Callable[[RumbleNationKit, Translate, str, list[Move]], str]
+"""A card's moves in words, for the player who plays it."""
 
 
-def _foes_of(args: Mapping[str, Any], state: RNState, role: str) -> list[tuple[str, int]]:
-    """Diversivo's two opponent soldiers: each owner once, in seat order."""
-    named = args.get("opponents")
-    if not isinstance(named, Sequence) or isinstance(named, str):
-        raise _Unsayable(named)
-    for foe in named:
-        _foe(state, role, foe)
-    return [(p, list(named).count(p)) for p in state.players if p in named]
+def _along(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
+    """Soldiers going one way together: "2 soldiers Kyo → Oko", "1 blue soldier Kyo → Oko";
+    each colour named where the card moves more than the player's own (Diversivo)."""
+    if len(moves) == 1 and moves[0]["player"] == role:
+        what = soldiers(t, moves[0]["soldiers"])
+    else:
+        what = listing(t, [soldiers(t, m["soldiers"], m["player"]) for m in moves])
+    return _route(kit, t, what, moves[0]["from"], moves[0]["to"])
+
+
+def _sources(kit: RumbleNationKit, t: Translate, moves: list[Move]) -> dict[str, str]:
+    """How many soldiers the moves take in all, and from where: "3 soldiers", "2 from Kiyosu,
+    1 from Yoshida"."""
+    return {"soldiers": soldiers(t, sum(m["soldiers"] for m in moves)),
+            "sources": ", ".join(t("{count} from {origin}").format(
+                count=m["soldiers"], origin=_place(kit, m["from"])) for m in moves)}
+
+
+def _gathered(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
+    """Soldiers from several regions into one (Ingresso a Kyo)."""
+    return t("{soldiers} → {to} ({sources})").format(to=_place(kit, moves[0]["to"]),
+                                                     **_sources(kit, t, moves))
+
+
+def _from_reserve(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
+    """One soldier from the reserve into each of one or more regions (Supporto, Mōri
+    Motonari)."""
+    places = [_place(kit, m["to"]) for m in moves]
+    if len(places) == 1:
+        return t("1 soldier from the reserve → {to}").format(to=places[0])
+    return t("1 soldier from the reserve in each of {regions}").format(
+        regions=listing(t, places))
+
+
+def _swaps(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
+    """Ribellione and Ōtomo Sōrin: each opponent's soldier out, one of yours in its place."""
+    return "; ".join(
+        t("{region}: {theirs} back to the reserve, {ours} in its place").format(
+            region=_place(kit, m["from"]), theirs=soldiers(t, 1, m["player"]),
+            ours=soldiers(t, 1, role))
+        for m in moves if m["to"] == RESERVE)
+
+
+def _back_to_reserve(kit: RumbleNationKit, t: Translate, role: str, moves: list[Move]) -> str:
+    """Ritirata: soldiers back to the reserve from one region or two."""
+    return t("{soldiers} back to the reserve ({sources})").format(**_sources(kit, t, moves))
+
+
+TACTIC_WORDS: dict[str, Sayer] = {
+    "esplorazione": _along, "oltre_le_montagne": _along, "marina": _along,
+    "squadra_di_riserva": _along, "ninja": _along, "esilio": _along, "prigionia": _along,
+    "diversivo": _along, "ingresso_a_kyo": _gathered, "supporto": _from_reserve,
+    "ribellione": _swaps, "ritirata": _back_to_reserve,
+}
+"""How each tactic card's moves are said (its text's shape: 5.1.2)."""
 
 
 def _tactic(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, Any],
             t: Translate) -> str:
-    """What each card does, as its text says (5.1.2)."""
-    card = args.get("card")
-    frm, to = args.get("from"), args.get("to")
-    if card in ("esplorazione", "ninja"):
-        said = _route(kit, t, soldiers(t, 1), frm, to)
-    elif card in ("oltre_le_montagne", "marina"):
-        said = _route(kit, t, soldiers(t, 2), frm, to)
-    elif card == "squadra_di_riserva":
-        said = _route(kit, t, soldiers(t, state.units(str(frm), role) // 2), frm, to)
-    elif card == "ingresso_a_kyo":
-        moves = args.get("moves")
-        if not isinstance(moves, Mapping) or not moves:
-            raise _Unsayable(moves)
-        sources = [t("{count} from {origin}").format(count=_count(n), origin=_place(kit, r))
-                   for r, n in sorted(moves.items())]
-        said = t("{soldiers} → {to} ({sources})").format(
-            soldiers=soldiers(t, sum(_count(n) for n in moves.values())),
-            to=_place(kit, kit.components.kyo), sources=", ".join(sources))
-    elif card == "supporto":
-        said = t("1 soldier from the reserve → {to}").format(to=_place(kit, to))
-    elif card == "ribellione":
-        said = _swap(kit, t, args.get("region"), _foe(state, role, args.get("opponent")), role)
-    elif card in ("esilio", "prigionia"):
-        foe = _foe(state, role, args.get("opponent"))
-        said = _route(kit, t, soldiers(t, 1, foe), frm, to)
-    elif card == "diversivo":
-        groups = [soldiers(t, 1, role),
-                  *(soldiers(t, n, p) for p, n in _foes_of(args, state, role))]
-        said = _route(kit, t, listing(t, groups), frm, to)
-    elif card == "ritirata":
-        regions = args.get("regions")
-        if not isinstance(regions, Sequence) or len(regions) != 2:
-            raise _Unsayable(regions)
-        a, b = regions
-        sources = [t("{count} from {origin}").format(count=2, origin=_place(kit, a))] \
-            if a == b else [t("{count} from {origin}").format(count=1, origin=_place(kit, r))
-                            for r in (a, b)]
-        said = t("{soldiers} back to the reserve ({sources})").format(
-            soldiers=soldiers(t, 2), sources=", ".join(sources))
-    else:
-        raise _Unsayable(card)
-    return f"{card_name(card)}: {said}"
+    """What the card does, said from the moves the rules make of it (5.1.2)."""
+    card = str(args.get("card"))
+    moves = tactic_moves(Batch(kit, state), role, args)
+    return f"{_card(card)}: {TACTIC_WORDS[card](kit, t, role, moves)}"
 
 
 # --- the daimyo cards (8) ----------------------------------------------------------------------
 
-def _spread(kit: RumbleNationKit, t: Translate, moves: Any, colour: str | None) -> list[str]:
-    """Uesugi Kenshin, Takeda Shingen, Chōsokabe Motochika: 1-3 soldiers to adjacent regions,
-    not necessarily the same one."""
-    if not isinstance(moves, Sequence):
-        raise _Unsayable(moves)
-    return [t("{soldiers} → {to}").format(soldiers=soldiers(t, _count(m.get("soldiers")), colour),
-                                          to=_place(kit, m.get("to")))
-            for m in moves if isinstance(m, Mapping)]
+def _spread(kit: RumbleNationKit, t: Translate, role: str, home: str, moves: list[Move],
+            daimyo: Mapping[str, str]) -> str:
+    """Uesugi Kenshin, Takeda Shingen, Chōsokabe Motochika: 1-3 units from the daimyo's region
+    to adjacent regions, not necessarily the same one (an opponent's by colour)."""
+    parts = [t("{soldiers} → {to}").format(
+        soldiers=soldiers(t, m["soldiers"], None if m["player"] == role else m["player"]),
+        to=_place(kit, m["to"])) for m in moves]
+    if role in daimyo:
+        parts.append(t("the daimyo → {to}").format(to=_place(kit, daimyo[role])))
+    return t("from {origin}: {moves}").format(origin=_place(kit, home), moves=", ".join(parts))
+
+
+def _escorted(kit: RumbleNationKit, t: Translate, role: str, home: str, moves: list[Move],
+              daimyo: Mapping[str, str]) -> str:
+    """Oda Nobunaga: the daimyo to an adjacent region, with a soldier if the player likes."""
+    escort = sum(m["soldiers"] for m in moves)
+    what = t("the daimyo and {soldiers}").format(soldiers=soldiers(t, escort)) \
+        if escort else t("the daimyo")
+    return _route(kit, t, what, home, daimyo[role])
 
 
 def _daimyo_play(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, Any],
                  t: Translate) -> str:
-    """What the player's daimyo card does from his daimyo's region (8.3)."""
-    card = state.daimyo_cards.get(role)
-    home = state.daimyo_at.get(role)
+    """What the player's daimyo card does from his daimyo's region, said from the moves the
+    rules make of it (8.3)."""
+    card, home = state.daimyo_cards[role], state.daimyo_at[role]
+    moves, daimyo = daimyo_moves(Batch(kit, state), role, args)
     if card in ("uesugi_kenshin", "takeda_shingen", "chosokabe_motochika"):
-        colour = _foe(state, role, args.get("opponent")) if card == "takeda_shingen" else None
-        parts = _spread(kit, t, args.get("moves", ()), colour)
-        if card == "chosokabe_motochika" and "daimyo" in args:
-            parts.append(t("the daimyo → {to}").format(to=_place(kit, args["daimyo"])))
-        if not parts:
-            raise _Unsayable(args)
-        said = t("from {origin}: {moves}").format(origin=_place(kit, home),
-                                                  moves=", ".join(parts))
-    elif card == "mori_motonari":
-        moves = args.get("moves")
-        if not isinstance(moves, Sequence) or not moves:
-            raise _Unsayable(moves)
-        places = [_place(kit, m.get("to")) for m in moves if isinstance(m, Mapping)]
-        said = t("1 soldier from the reserve → {to}").format(to=places[0]) \
-            if len(places) == 1 else \
-            t("1 soldier from the reserve in each of {regions}").format(
-                regions=listing(t, places))
+        said = _spread(kit, t, role, home, moves, daimyo)
     elif card == "oda_nobunaga":
-        escort = _count(args.get("soldiers", 0))
-        what = t("the daimyo and {soldiers}").format(soldiers=soldiers(t, escort)) \
-            if escort else t("the daimyo")
-        said = _route(kit, t, what, home, args.get("to"))
-    elif card == "otomo_sorin":
-        swaps = args.get("swaps")
-        if not isinstance(swaps, Sequence) or not swaps:
-            raise _Unsayable(swaps)
-        said = "; ".join(_swap(kit, t, s.get("region"), _foe(state, role, s.get("opponent")),
-                               role)
-                         for s in swaps if isinstance(s, Mapping))
+        said = _escorted(kit, t, role, home, moves, daimyo)
+    elif card == "mori_motonari":
+        said = _from_reserve(kit, t, role, moves)
     else:
-        raise _Unsayable(card)
-    return f"{card_name(card)}: {said}"
+        said = _swaps(kit, t, role, moves)
+    return f"{_card(card)}: {said}"
 
 
 # --- chance and the referee --------------------------------------------------------------------
@@ -303,26 +255,20 @@ def _setup(state: RNState, args: Mapping[str, Any], t: Translate, knows: bool) -
     The offer is said to the referee only: the screens' views never show it (which cards were
     offered narrows down which one each player took face down), and the log says no more than
     the views do."""
-    parts = [t("Castles shuffled onto the regions")]
-    tactics = [card_name(c) for c in args.get("tactics", ()) if c in CARD_NAMES]
-    if tactics:
-        parts.append(t("tactic cards on display: {cards}").format(cards=", ".join(tactics)))
-    offer = [card_name(c) for c in args.get("daimyo", ()) if c in CARD_NAMES] if knows else []
+    parts = [t("Castles shuffled onto the regions"),
+             t("tactic cards on display: {cards}").format(
+                 cards=", ".join(_card(c) for c in args["tactics"]))]
+    offer = [_card(c) for c in args.get("daimyo", ())] if knows else []
     if offer:
         parts.append(t("daimyo cards on offer: {cards}").format(cards=", ".join(offer)))
-    first = args.get("first")
-    if isinstance(first, int) and 0 <= first < len(state.players):
-        parts.append(t("first player: {player}").format(
-            player=player_name(t, state.players[first])))
+    parts.append(t("first player: {player}").format(
+        player=player_name(t, state.players[args["first"]])))
     return "; ".join(parts)
 
 
 def _dice(state: RNState, args: Mapping[str, Any], t: Translate) -> str:
     """5.1.1: the faces of the three dice of the player who asked to roll."""
-    values = args.get("values")
-    if not isinstance(values, Sequence) or not all(isinstance(v, int) for v in values):
-        raise _Unsayable(values)
-    faces = listing(t, [str(v) for v in sorted(values)])
+    faces = listing(t, [str(v) for v in dice_rolled(args.get("values"))])
     if state.players and state.phase == "deployment":
         return t("{player} rolls {faces}").format(
             player=player_name(t, state.players[state.turn]), faces=faces)
@@ -342,7 +288,7 @@ def _plain(action: Action, t: Translate) -> str:
         return plain[action.verb]
     if action.role == REFEREE:
         return t("Referee's decision")
-    return action.verb.replace("_", " ")
+    raise ValueError(f"no words for the verb {action.verb!r}")
 
 
 def _detail(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
@@ -364,25 +310,19 @@ def _detail(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
         revealed = action.role in state.daimyo_used
         return _daimyo_play(kit, state, action.role, args, t) if knows or revealed \
             else _plain(action, t)
-    if verb == "choose_daimyo":
-        card = args.get("card")
-        if knows and card in CARD_NAMES:
-            return t("Take {card}").format(card=card_name(card))
-        return _plain(action, t)
+    if verb == "choose_daimyo" and knows:
+        return t("Take {card}").format(card=_card(args["card"]))
     return _plain(action, t)
 
 
 def say(kit: RumbleNationKit, state: RNState, action: Action, viewer: str | None = None,
         lang: str = "en") -> str:
     """`action`, taken in `state`, in words for `viewer` (the actor when None) in `lang`: the
-    daimyo cards named only to their holder and the referee. Never raises: an action too
-    malformed to say in detail is said by its verb."""
-    t = translate(lang)
+    daimyo cards named only to their holder and the referee. An action the words cannot say
+    raises (the rules' refusal of it, or a KeyError or ValueError): a wording bug surfaces here
+    rather than as a verb in plain text on a screen."""
     knows = viewer is None or viewer in (action.role, REFEREE)
-    try:
-        return _detail(kit, state, action, knows, t)
-    except (_Unsayable, AttributeError, KeyError, TypeError, ValueError, IndexError):
-        return _plain(action, t)
+    return _detail(kit, state, action, knows, translate(lang))
 
 
 # --- the rules in one line ---------------------------------------------------------------------

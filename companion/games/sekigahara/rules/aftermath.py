@@ -7,16 +7,15 @@ from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.combat import CASTLE_CAPACITY
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, units_at, update_control
+from companion.games.sekigahara.rules.names import listed
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import Battle, SekigaharaState
 from companion.games.sekigahara.rules.victory import HIDEYORI, check_instant_victory
-from companion.games.sekigahara.rules.words import listed
 
 __all__ = [
     "IMPACT_PER_LOSS", "casualties_due", "decide_casualties", "decide_retreat", "loss_order",
-    "resolve",
-    "retreat_places", "settle",
+    "resolve", "retreat_places", "retreating", "settle", "staying_in_castle",
 ]
 
 IMPACT_PER_LOSS = 7  # 8.7.1, 8.9.4
@@ -195,11 +194,11 @@ def decide_retreat(ctx: Context, batch: Batch, action: Action) -> None:
     side = action.role
     places, room = retreat_places(ctx, batch.state)
     survivors = blocks_of(ctx, batch.state, battle.at, side)
-    stay = _staying(action)
+    stay = staying_in_castle(action)
     if not set(stay) <= set(survivors) or len(stay) > room:
         raise IllegalAction("8.8.4", Sentence("up to {count} block(s) may stay in the castle",
                                               count=room))
-    going = [b for b in survivors if b not in stay]
+    going = retreating(ctx, batch.state, side, stay)
     to = action.args.get("to")
     if going and to not in places:
         kept = {"castle": stay} if stay else {}
@@ -215,9 +214,17 @@ def decide_retreat(ctx: Context, batch: Batch, action: Action) -> None:
     finish(ctx, batch)
 
 
-def _staying(action: Action) -> list[str]:
+def retreating(ctx: Context, state: SekigaharaState, side: str, stay: list[str]) -> list[str]:
+    """8.8.1: the loser's survivors of the battle that leave it, all but those that `stay` in
+    the castle (8.8.4)."""
+    battle = state.battle
+    assert battle is not None
+    return [b for b in blocks_of(ctx, state, battle.at, side) if b not in stay]
+
+
+def staying_in_castle(action: Action) -> list[str]:
     """The blocks a retreat leaves in the castle (`castle`, 8.8.4); IllegalAction if it is not
-    a list of block ids."""
+    a list of block ids. The retreat and its words both read it here."""
     castle = action.args.get("castle") or ()
     if not isinstance(castle, tuple) or not all(isinstance(b, str) for b in castle):
         raise IllegalAction("8.8.4", Sentence("name the blocks that stay in the castle, got "

@@ -9,18 +9,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import Block, Card
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of
+from companion.games.sekigahara.rules.names import block_name, card_name, clan_name
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import Battle, Deployment, SekigaharaState
-from companion.games.sekigahara.rules.words import block_name, card_name, clan_name
 
 __all__ = [
-    "SPECIAL_BONUS", "can_deploy_with", "decide_challenge", "decide_defect", "decide_deploy",
-    "decide_done", "decide_prove", "initiative", "undeployed",
+    "SPECIAL_BONUS", "can_deploy_with", "challenged_group", "decide_challenge", "decide_defect",
+    "decide_deploy", "decide_done", "decide_prove", "deployment_impacts", "initiative",
+    "open_to_challenge", "undeployed",
 ]
 
 SPECIAL_BONUS = 2  # 8.4.1
@@ -162,22 +165,35 @@ def _deploy(ctx: Context, batch: Batch, side: str, blocks: list[Block], card: Ca
     battle = batch.state.battle
     assert battle is not None
     group = 1 + max((d.group for d in battle.deployments), default=0)
-    for block in blocks:
-        battle = batch.state.battle
-        assert battle is not None
-        base, special = impact_of(ctx, battle, side, block, card, double=len(blocks) > 1)
+    for block, (base, special) in zip(blocks, deployment_impacts(ctx, battle, side, blocks, card),
+                                      strict=True):
         batch.emit("BlockDeployed", side=side, block=block.id, card=card.id if card else None,
                    impact=base + special, special=special, group=group,
                    face={"clan": block.clan, "strength": block.strength,
                          "attack": block.attack}, rule="8.2.3")
 
 
+def deployment_impacts(ctx: Context, battle: Battle, side: str, blocks: Sequence[Block],
+                       card: Card | None) -> list[tuple[int, int]]:
+    """Each block's (impact, special attack) as one deployment lays them in turn: the second
+    block of a double card counts the first as already deployed (8.3, 8.4.2). The deployment
+    and the words that say its impact both count it here."""
+    laid: list[Block] = []
+    impacts = []
+    for block in blocks:
+        impacts.append(impact_of(ctx, battle, side, block, card, double=len(blocks) > 1,
+                                 laid=laid))
+        laid.append(block)
+    return impacts
+
+
 def impact_of(ctx: Context, battle: Battle, side: str, block: Block, card: Card | None, *,
-              double: bool) -> tuple[int, int]:
-    """8.3: mon + 1 per same-daimyo block already deployed on the side; 8.4.1: a sword card on
-    a cavalry/arquebus block adds 2 + 2 per same-type block already deployed (not in sieges,
-    8.9.5, nor with double cards, 8.4.2)."""
-    mine = [ctx.kit.block[d.block] for d in battle.deployments if d.side == side]
+              double: bool, laid: Sequence[Block] = ()) -> tuple[int, int]:
+    """8.3: mon + 1 per same-daimyo block already deployed on the side (in the battle, or
+    `laid` earlier in this deployment); 8.4.1: a sword card on a cavalry/arquebus block adds
+    2 + 2 per same-type block already deployed (not in sieges, 8.9.5, nor with double cards,
+    8.4.2)."""
+    mine = [*(ctx.kit.block[d.block] for d in battle.deployments if d.side == side), *laid]
     base = block.strength + sum(1 for b in mine if b.clan == block.clan)
     special = 0
     if card is not None and card.kind == "special" and block.attack and not battle.siege \
@@ -199,7 +215,7 @@ def decide_challenge(ctx: Context, batch: Batch, action: Action) -> None:
     battle = _battle(batch.state, "8.6.1")
     if battle.siege:
         raise IllegalAction("8.9.5", "no loyalty challenges in a siege")
-    group = [d for d in battle.deployments if d.group == battle.challenge_open]
+    group = open_to_challenge(battle)
     if not group or group[0].side == side:
         raise IllegalAction("8.6.1", "a loyalty challenge follows right after an opponent's "
                             "deployment")
@@ -215,7 +231,14 @@ def decide_challenge(ctx: Context, batch: Batch, action: Action) -> None:
                blocks=[d.block for d in group], rule="8.6.1")
 
 
-def _challenged_group(battle: Battle) -> list[Deployment]:
+def open_to_challenge(battle: Battle) -> list[Deployment]:
+    """8.6.1: the deployment a loyalty card may challenge now, the one just made (empty once
+    the moment has passed)."""
+    return [d for d in battle.deployments if d.group == battle.challenge_open]
+
+
+def challenged_group(battle: Battle) -> list[Deployment]:
+    """8.6.1: the deployment whose loyalty is being answered for, the last one made."""
     last = max(d.group for d in battle.deployments)
     return [d for d in battle.deployments if d.group == last]
 
@@ -257,7 +280,7 @@ def _answering(state: SekigaharaState, side: str) -> tuple[Battle, list[Deployme
     battle = state.battle
     if battle is None or battle.challenge is None:
         raise IllegalAction("8.6.1", "no loyalty challenge is waiting for an answer")
-    group = _challenged_group(battle)
+    group = challenged_group(battle)
     if group[0].side != side:
         raise IllegalAction("8.6.1", Sentence("the challenge is answered by {side}",
                                               side=group[0].side))

@@ -17,8 +17,8 @@ from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import SekigaharaState
 
 __all__ = [
-    "CASTLE_CAPACITY", "battles_due", "decide_castle", "decide_declare", "fights_waiting",
-    "start_fight",
+    "CASTLE_CAPACITY", "battles_due", "decide_castle", "decide_declare", "fight_place",
+    "fights_waiting", "start_fight",
 ]
 
 CASTLE_CAPACITY = 2  # 8.9.1
@@ -29,6 +29,14 @@ def battles_due(ctx: Context, state: SekigaharaState) -> list[str]:
     return [loc.id for loc in ctx.kit.locations
             if loc.id not in state.quiet
             and all(units_at(ctx, state, loc.id, side) for side in SIDES)]
+
+
+def fight_place(state: SekigaharaState) -> str | None:
+    """Where the fight under way stands: the battle's location, or the castle whose holder is
+    choosing to stay inside or fight outside (8.9.2); None between fights."""
+    if state.battle is not None:
+        return state.battle.at
+    return state.castle_choice[0] if state.castle_choice is not None else None
 
 
 def fights_waiting(ctx: Context, state: SekigaharaState) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from companion.engine.core import Action, IllegalAction, Sentence
-from companion.games.sekigahara.rules.words import listed
+from companion.games.sekigahara.rules.names import listed
 
 __all__ = ["Marches", "check_marches", "marching_blocks", "read_marches"]
 

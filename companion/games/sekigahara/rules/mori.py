@@ -9,7 +9,7 @@ from companion.games.sekigahara.rules.locations import update_control
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
 
-__all__ = ["MORI_SIDE", "OSAKA", "decide_mori", "mori_order", "mori_to_battle"]
+__all__ = ["MORI_SIDE", "OSAKA", "decide_mori", "mori_coming", "mori_order", "mori_to_battle"]
 
 MORI_SIDE = "ishida"
 OSAKA = "osaka"
@@ -19,6 +19,12 @@ def mori_order(ctx: Context, state: SekigaharaState) -> list[str]:
     """The Mori box's blocks in the order they come out: the Mori leader always last."""
     waiting = state.blocks_at(ctx.mori_box)
     return sorted(waiting, key=lambda b: (ctx.kit.block[b].leader is not None, b))
+
+
+def mori_coming(ctx: Context, state: SekigaharaState, cards: int) -> list[str]:
+    """9.3: the Mōri blocks that `cards` discarded bring to Osaka, one each, in the order they
+    come out of the box."""
+    return mori_order(ctx, state)[:cards]
 
 
 def decide_mori(ctx: Context, batch: Batch, action: Action) -> None:
@@ -34,7 +40,7 @@ def decide_mori(ctx: Context, batch: Batch, action: Action) -> None:
                                             count=len(waiting)))
     check_in_hand(ctx, batch.state, MORI_SIDE, cards, "9.3")
     discard(batch, MORI_SIDE, cards, "mori", "9.3")
-    _arrive(ctx, batch, waiting[:len(cards)], "9.3")
+    _arrive(ctx, batch, mori_coming(ctx, batch.state, len(cards)), "9.3")
 
 
 def mori_to_battle(ctx: Context, batch: Batch) -> None:

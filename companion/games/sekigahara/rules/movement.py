@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence
+from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard, draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.forced_march import (
@@ -35,20 +36,21 @@ from companion.games.sekigahara.rules.locations import (
     units_at,
     update_control,
 )
-from companion.games.sekigahara.rules.offers import Offer, refusal
-from companion.games.sekigahara.rules.overrun import can_overrun, overrun, why_not_overrun
-from companion.games.sekigahara.rules.state import MovementPhase, SekigaharaState
-from companion.games.sekigahara.rules.words import (
+from companion.games.sekigahara.rules.names import (
     at_place,
     block_name,
     block_names,
     card_name,
     listed,
 )
+from companion.games.sekigahara.rules.offers import Offer, refusal
+from companion.games.sekigahara.rules.overrun import can_overrun, overrun, why_not_overrun
+from companion.games.sekigahara.rules.state import MovementPhase, SekigaharaState
 
 __all__ = [
-    "LEVEL_CARDS", "Reach", "allowance_left", "command_source", "decide_end_movement",
-    "decide_level", "decide_move", "movable_blocks", "reach", "size_penalty",
+    "LEVEL_CARDS", "Reach", "allowance_left", "by_highway", "command_source",
+    "decide_end_movement", "decide_level", "decide_move", "movable_blocks", "reach",
+    "size_penalty",
 ]
 
 LEVEL_CARDS = {"none": None, "minimal": 0, "limited": 1, "total": 2}  # 7.1: None = any number
@@ -305,6 +307,14 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
     return command_source(ctx, state, move.side, move.source, leader)
 
 
+def by_highway(kit: SekigaharaKit, source: str, path: Sequence[str]) -> bool:
+    """7.3.3: whether a block goes the whole way from `source` along `path` by highway (+1 to
+    its range). The range check counts the bonus with it and the words say "by highway" with
+    it, so the two can never disagree about a road."""
+    roads = [kit.road(a, b) for a, b in pairwise((source, *path))]
+    return bool(roads) and all(road is not None and road.kind == "highway" for road in roads)
+
+
 def block_range(*, highway: bool, command: bool, forced: bool, largest: int) -> int:
     """7.3.3-7.3.6: base 1, +1 highways, +1 command, +1 forced march, -1 per four blocks."""
     return 1 + highway + command + forced - size_penalty(largest)
@@ -317,8 +327,7 @@ def _check_ranges(ctx: Context, move: _Move, command: str | None) -> None:
             together[path[:k]] = together.get(path[:k], 0) + 1
     for block, path in move.paths.items():
         largest = max(together[path[:k]] for k in range(1, len(path) + 1))
-        highway = all(ctx.kit.road(a, b).kind == "highway"  # type: ignore[union-attr]
-                      for a, b in _steps(move, block))
+        highway = by_highway(ctx.kit, move.source, path)
         forced = block in move.marching
         reach_ = block_range(highway=highway, command=command is not None,
                              forced=forced, largest=largest)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from companion.engine.core import Pick, PickField
 from companion.games.sekigahara.rules.context import Context
-from companion.games.sekigahara.rules.state import BAG, Pending, SekigaharaState
-from companion.games.sekigahara.rules.words import (
+from companion.games.sekigahara.rules.names import (
     block_name,
     card_name,
     count_blocks,
@@ -16,6 +15,7 @@ from companion.games.sekigahara.rules.words import (
     place_name,
     side_name,
 )
+from companion.games.sekigahara.rules.state import BAG, Pending, SekigaharaState
 from companion.i18n import Translate, translator
 
 __all__ = ["picks"]

@@ -8,22 +8,30 @@ movement and in addition to them under total movement. Recruited blocks may not 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import units_at, update_control
 from companion.games.sekigahara.rules.movement import allowance_left, level_word
+from companion.games.sekigahara.rules.names import at_place, block_name, clauses
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
-from companion.games.sekigahara.rules.words import at_place, block_name, clauses
 
-__all__ = ["decide_recruit", "recruitment_locations"]
+__all__ = ["decide_recruit", "recruitment_locations", "shown_to_opponent"]
 
 
 def recruitment_locations(ctx: Context, side: str) -> list[str]:
     """Locations printed with the mon of a daimyo of `side` (7.2)."""
     return sorted({loc for clan, locs in ctx.recruits_at.items()
                    if ctx.clan_side.get(clan) == side for loc in locs})
+
+
+def shown_to_opponent(blocks: Sequence[str]) -> bool:
+    """7.2: several blocks come in by way A, shown to the opponent; a single block by way B,
+    face down. The recruitment and its words both ask here which way it was."""
+    return len(blocks) > 1
 
 
 def decide_recruit(ctx: Context, batch: Batch, action: Action) -> None:
@@ -74,7 +82,7 @@ def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[st
 def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     """Way A (shown) or B (hidden); IllegalAction naming the legal places if neither fits."""
     clans = {ctx.kit.block[b].clan for b in blocks}
-    if len(blocks) == 1:
+    if not shown_to_opponent(blocks):
         places = recruitment_locations(ctx, side)
         if to not in places:
             raise refusal("7.2", Sentence("{place} is not a {side} recruitment location",

@@ -17,6 +17,7 @@ from companion.engine.core import CHANCE, Action, IllegalAction, Sentence
 from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context
 from companion.games.sekigahara.rules.locations import update_control
+from companion.games.sekigahara.rules.names import block_names, place_name
 from companion.games.sekigahara.rules.state import (
     BAG,
     Hand,
@@ -24,7 +25,6 @@ from companion.games.sekigahara.rules.state import (
     SekigaharaState,
     frozen_map,
 )
-from companion.games.sekigahara.rules.words import block_names, place_name
 
 __all__ = [
     "STARTING_HAND", "SetupProblem", "check_setup", "decide_draw_blocks", "initial_state",

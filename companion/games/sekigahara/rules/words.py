@@ -16,15 +16,40 @@ rulebook's words (blocchi, marcia forzata, strada principale, castello, schierar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.engine.core import CHANCE, REFEREE, Action, Sentence
+from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.sekigahara.kit import SekigaharaKit
-from companion.games.sekigahara.rules.context import Context
-from companion.games.sekigahara.rules.mori import OSAKA, mori_order
-from companion.games.sekigahara.rules.state import BAG, ELIMINATED, SekigaharaState
+from companion.games.sekigahara.rules.aftermath import retreating, staying_in_castle
+from companion.games.sekigahara.rules.battle import (
+    challenged_group,
+    deployment_impacts,
+    open_to_challenge,
+)
+from companion.games.sekigahara.rules.cards import card_list
+from companion.games.sekigahara.rules.combat import fight_place
+from companion.games.sekigahara.rules.context import Context, other
+from companion.games.sekigahara.rules.forced_march import read_marches
+from companion.games.sekigahara.rules.mori import OSAKA, mori_coming
+from companion.games.sekigahara.rules.movement import by_highway
+from companion.games.sekigahara.rules.names import (
+    Translate,
+    at_place,
+    block_name,
+    block_names,
+    card_name,
+    card_names,
+    clan_name,
+    clauses,
+    count_blocks,
+    count_cards,
+    listed,
+    place_name,
+    side_name,
+)
+from companion.games.sekigahara.rules.recruitment import shown_to_opponent
+from companion.games.sekigahara.rules.state import Battle, Deployment, SekigaharaState
 from companion.i18n import language, rule_summaries, translator
 from companion.i18n import rule_summary as said_summary
 
@@ -36,30 +61,8 @@ __all__ = [
 PACKAGE = "companion.games.sekigahara"
 """Where the catalogs live: `companion/games/sekigahara/locales/<lang>/*.po`."""
 
-Translate = Callable[[str], str]
-
 NAMED_UP_TO = 4
 """A stack is named block by block up to this size; a larger one is said by its count."""
-
-DEPLOYMENT = "deployment"
-"""The table area beside the board where deployed blocks are laid (the referee's zone)."""
-
-CLANS: Mapping[str, str] = {
-    "ishida": "Ishida", "kobayakawa": "Kobayakawa", "mori": "Mōri", "uesugi": "Uesugi",
-    "ukita": "Ukita", "tokugawa": "Tokugawa", "fukushima": "Fukushima", "date": "Date",
-    "maeda": "Maeda", "ii": "Ii",
-}
-"""Each daimyo as the rulebook spells it (Mōri with its long vowel, 9.3)."""
-
-COMMANDERS: Mapping[str, str] = {"ishida": "Ishida Mitsunari", "tokugawa": "Tokugawa Ieyasu"}
-"""The two blocks with the 3-dot nobori (3.2, 2.1)."""
-
-NAMED_LEADERS: Mapping[str, str] = {"mori": "Mōri Terumoto"}
-"""Clan leaders the rulebook names (9.3); the others are "Ukita leader" and so on."""
-
-DISKS: Mapping[str, str] = {"toyotomi_hideyori": "Toyotomi Hideyori",
-                            "sanada_masayuki": "Sanada Masayuki"}
-"""The two disks (3.4, 9.1, 9.2)."""
 
 
 PLAYER_VERBS = frozenset({
@@ -67,156 +70,6 @@ PLAYER_VERBS = frozenset({
     "mori", "declare", "castle", "deploy", "done", "challenge", "prove", "defect", "casualties",
     "retreat"})
 """The players' verbs (rules/__init__.PHASES), each said by the `_Speaker` method of its name."""
-
-
-def _english(text: str) -> str:
-    return text
-
-
-# --- names -----------------------------------------------------------------------------------
-
-
-def side_name(side: str) -> str:
-    """A side as players say it: "Ishida", "Tokugawa" (the same in every language)."""
-    return side[:1].upper() + side[1:]
-
-
-def clan_name(clan: str | None) -> str:
-    return CLANS.get(clan or "", (clan or "").replace("_", " ").title())
-
-
-def _in(t: Translate, sentence: Sentence) -> str:
-    """The sentence itself in English (a refusal keeps it, so a screen can say it again in
-    its language), else said at once with `t`."""
-    return sentence if t is _english else sentence.say(t)
-
-
-def listed(names: Sequence[str]) -> str:
-    """Names one after another, "Mōri 3, Ukita leader": a sentence whose parts are said
-    again in a screen's language (a name that is words, "Ukita leader", is translated)."""
-    if not names:
-        return ""
-    text = names[0]
-    for name in names[1:]:
-        text = Sentence("{first}, {second}", first=text, second=name)
-    return text
-
-
-def clauses(parts: Sequence[str]) -> str:
-    """Sentences one after another, "put Mōri 3 back at Gifu; put Ukita 2 back at Kiso"."""
-    if not parts:
-        return ""
-    text = parts[0]
-    for part in parts[1:]:
-        text = Sentence("{first}; {second}", first=text, second=part)
-    return text
-
-
-def block_name(kit: SekigaharaKit, block: str, t: Translate = _english) -> str:
-    """A block (or disk) by its face: "Mōri 3", "Fukushima cavalry", "Ishida Mitsunari"."""
-    if block in DISKS:
-        return DISKS[block]
-    face = kit.block.get(block)
-    if face is None:
-        return _in(t, Sentence("an unknown block"))
-    clan = clan_name(face.clan)
-    if face.leader == 3:
-        return COMMANDERS.get(face.side) or _in(t, Sentence("{clan} leader", clan=clan))
-    if face.leader:
-        return NAMED_LEADERS.get(face.clan) or _in(t, Sentence("{clan} leader", clan=clan))
-    if face.attack == "cavalry":
-        return _in(t, Sentence("{clan} cavalry", clan=clan))
-    if face.attack == "arquebus":
-        return _in(t, Sentence("{clan} arquebus", clan=clan))
-    return f"{clan} {face.strength}"
-
-
-def _collapse(names: Iterable[str], t: Translate) -> str:
-    """Names in order, repeats counted with a multiplication sign: "Mōri 3 (times) 2"."""
-    counts: dict[str, int] = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    parts = [name if n == 1 else Sentence("{name} \N{MULTIPLICATION SIGN}{count}", name=name,
-                                          count=n)
-             for name, n in counts.items()]
-    text = listed(parts)
-    return text.say(t) if isinstance(text, Sentence) and t is not _english else text
-
-
-def block_names(kit: SekigaharaKit, blocks: Iterable[str], t: Translate = _english) -> str:
-    """Several blocks by their faces, strongest first as a player lines them up."""
-    def order(block: str) -> tuple[int, int, str]:
-        face = kit.block.get(block)
-        if face is None:
-            return (2, 0, block)
-        return (0 if face.leader else 1, -face.strength, block)
-    return _collapse((block_name(kit, b) for b in sorted(blocks, key=order)), t)
-
-
-def card_name(kit: SekigaharaKit, card: str, t: Translate = _english) -> str:
-    """A card by its mon and kind: "Mōri card", "Mōri swords card", "loyalty card" (3.3)."""
-    face = kit.card.get(card)
-    if face is None:
-        return _in(t, Sentence("an unknown card"))
-    clan = clan_name(face.clan)
-    if face.kind == "loyalty":
-        return _in(t, Sentence("loyalty card"))
-    if face.kind == "special":
-        return _in(t, Sentence("{clan} swords card", clan=clan))
-    if face.kind == "double":
-        return _in(t, Sentence("{clan} double card", clan=clan))
-    return _in(t, Sentence("{clan} card", clan=clan))
-
-
-def card_names(kit: SekigaharaKit, cards: Iterable[str], t: Translate = _english) -> str:
-    return _collapse((card_name(kit, c) for c in cards), t)
-
-
-def place_name(kit: SekigaharaKit, place: str, t: Translate = _english,
-               side: str | None = None) -> str:
-    """A location by its printed name; a box, a bag or the eliminated blocks in words."""
-    loc = kit.location.get(place)
-    if loc is not None:
-        return loc.name
-    if place.endswith("_recruitment"):
-        return _in(t, Sentence("the {side} recruitment box", side=side_name(place[:-12])))
-    if place == "mori_box":
-        return _in(t, Sentence("the Mōri box"))
-    if place == BAG:
-        return _in(t, Sentence("the {side} bag", side=side_name(side)) if side
-                   else Sentence("the bag"))
-    if place == ELIMINATED:
-        return _in(t, Sentence("the eliminated blocks"))
-    if place == DEPLOYMENT:
-        return _in(t, Sentence("the deployment area"))
-    return _in(t, Sentence("a place off the map"))
-
-
-def at_place(kit: SekigaharaKit, place: str, t: Translate = _english,
-             side: str | None = None) -> str:
-    """Where something stands, with its preposition: "at Gifu", "in the Mōri box"."""
-    if place in kit.location:
-        return _in(t, Sentence("at {place}", place=place_name(kit, place)))
-    if place.endswith("_recruitment"):
-        return _in(t, Sentence("in the {side} recruitment box", side=side_name(place[:-12])))
-    if place == "mori_box":
-        return _in(t, Sentence("in the Mōri box"))
-    if place == BAG:
-        return _in(t, Sentence("in the {side} bag", side=side_name(side)) if side
-                   else Sentence("in the bag"))
-    if place == ELIMINATED:
-        return _in(t, Sentence("among the eliminated blocks"))
-    if place == DEPLOYMENT:
-        return _in(t, Sentence("in the deployment area"))
-    return _in(t, Sentence("off the map"))
-
-
-def count_blocks(count: int, t: Translate = _english) -> str:
-    return _in(t, Sentence("1 block") if count == 1 else Sentence("{count} blocks", count=count))
-
-
-def count_cards(count: int, t: Translate = _english) -> str:
-    return _in(t, Sentence("1 card") if count == 1 else Sentence("{count} cards", count=count))
 
 
 # --- saying an action ------------------------------------------------------------------------
@@ -239,12 +92,12 @@ class _Speaker:
     def __init__(self, kit: SekigaharaKit, state: SekigaharaState, action: Action,
                  viewer: str, t: Translate) -> None:
         self.kit, self.state, self.action, self.t = kit, state, action, t
+        self.ctx = Context(kit)
         self.args: Mapping[str, Any] = action.args
-        if action.role == CHANCE:
-            self.side = str(self.args.get("side") or "")
-        elif action.role == REFEREE:
-            block = self.kit.block.get(str(self.args.get("block")))
-            self.side = block.side if block is not None else ""
+        if action.role == CHANCE:  # a draw for one side
+            self.side = str(self.args["side"])
+        elif action.role == REFEREE:  # a correction of one block: whose it is
+            self.side = self.kit.block[str(self.args["block"])].side
         else:
             self.side = action.role
         self.me = viewer == action.role and action.role not in (CHANCE, REFEREE)
@@ -254,10 +107,11 @@ class _Speaker:
     def text(self) -> str:
         if self.action.role == CHANCE:
             return self._chance()
-        if self.action.role == REFEREE:
+        if self.action.role == REFEREE and self.action.verb == "correct":
             return self._correct()
-        if self.action.verb not in PLAYER_VERBS:  # an old record's verb: said, never raw
-            return self.t("{side} acts").format(side=self.who)
+        if self.action.verb not in PLAYER_VERBS or self.action.role == REFEREE:
+            # a verb of no phase (an old record's, say) is the host's to word, not a guess
+            raise ValueError(f"no words for the verb {self.action.verb!r}")
         return str(getattr(self, f"_{self.action.verb}")())
 
     def pick(self, mine: str, theirs: str, **values: Any) -> str:
@@ -284,32 +138,38 @@ class _Speaker:
     def place(self, place: str) -> str:
         return place_name(self.kit, place, self.t, self.side or None)
 
-    def _card_args(self, key: str) -> list[str]:
-        value = self.args.get(key)
-        if isinstance(value, str):
-            return [value]
-        return [str(c) for c in value] if isinstance(value, Sequence) else []
+    def _cards_named(self, key: str, rule: str) -> list[str]:
+        """The cards an argument names, read as the rule `rule` reads them (cards.py)."""
+        return card_list(self.args.get(key), rule)
 
-    def _battle_at(self) -> str:
-        if self.state.battle is not None:
-            return self.state.battle.at
-        if self.state.castle_choice is not None:
-            return self.state.castle_choice[0]
-        return ""
+    def _fight_at(self) -> str:
+        """Where the fight this action belongs to stands (combat.py); an action of a fight
+        said when no fight is under way is a bug, not a sentence."""
+        at = fight_place(self.state)
+        if at is None:
+            raise ValueError(f"'{self.action.verb}' said with no fight under way")
+        return at
+
+    def _battle(self) -> Battle:
+        if self.state.battle is None:
+            raise ValueError(f"'{self.action.verb}' said with no battle under way")
+        return self.state.battle
+
+    def _blocks_of(self, group: Sequence[Deployment]) -> str:
+        return block_names(self.kit, [d.block for d in group], self.t)
 
     # 6 the weekly cycle
 
     def _discard(self) -> str:
         return self.pick("Discard {cards}", "{side} discards {cards}",
-                         cards=self.cards(self._card_args("cards")))
+                         cards=self.cards(self._cards_named("cards", "6.2")))
 
     def _bid(self) -> str:
-        cards = self._card_args("card")
-        card = self.kit.card.get(cards[0]) if cards else None
-        if not self.knows or card is None:
+        if not self.knows:
             return self.t("{side} bids a card face down").format(side=self.who)
+        (card,) = self._cards_named("card", "6.3")  # a bid is one card (6.3)
         return self.pick("Bid {card}, worth {bid}", "{side} bids {card}, worth {bid}",
-                         card=card_name(self.kit, card.id, self.t), bid=card.bid)
+                         card=card_name(self.kit, card, self.t), bid=self.kit.card[card].bid)
 
     def _choose_first(self) -> str:
         first = side_name(str(self.args.get("first") or ""))
@@ -320,7 +180,7 @@ class _Speaker:
 
     def _movement_level(self) -> str:
         level = str(self.args.get("level"))
-        cards = self.cards(self._card_args("cards"))
+        cards = self.cards(self._cards_named("cards", "7.1"))
         if level == "none" and cards:
             return self.pick("No movement: discard and redraw {cards}",
                              "{side}: no movement, discards and redraws {cards}", cards=cards)
@@ -340,8 +200,8 @@ class _Speaker:
 
     def _move(self) -> str:
         origin = str(self.args.get("from"))
-        paths: Mapping[str, Sequence[str]] = self.args.get("paths") or {}
-        marches = _marches(self.args, paths)
+        paths: Mapping[str, Sequence[str]] = self.args["paths"]
+        marches = read_marches(self.action, paths)
         ways: dict[tuple[str, ...], list[str]] = {}
         for block, path in paths.items():
             ways.setdefault(tuple(str(p) for p in path), []).append(block)
@@ -350,7 +210,7 @@ class _Speaker:
             route = " → ".join(self.place(p) for p in (origin, *path))
             group = self.t("{blocks} {route}").format(blocks=self.blocks(blocks), route=route)
             extras = []
-            if _all_highway(self.kit, origin, path):
+            if by_highway(self.kit, origin, path):
                 extras.append(self.t("by highway"))
             for card in sorted(c for c, marching in marches.items()
                                if set(marching) & set(blocks)):
@@ -365,7 +225,7 @@ class _Speaker:
 
     def _recruit(self) -> str:
         blocks = [str(b) for b in self.args.get("blocks") or ()]
-        shown = len(blocks) > 1  # way A shows the blocks; a single block is way B (7.2)
+        shown = shown_to_opponent(blocks)
         where = at_place(self.kit, str(self.args.get("to")), self.t)
         text = self.pick("Recruit {blocks} {where}", "{side} recruits {blocks} {where}",
                          blocks=self.blocks(blocks, shown=shown), where=where)
@@ -374,8 +234,8 @@ class _Speaker:
         return text
 
     def _mori(self) -> str:
-        cards = self._card_args("cards")
-        coming = mori_order(Context(self.kit), self.state)[:len(cards)]
+        cards = self._cards_named("cards", "9.3")
+        coming = mori_coming(self.ctx, self.state, len(cards))
         return self.pick("Bring {blocks} from the Mōri box to {place}, discarding {cards}",
                          "{side} brings {blocks} from the Mōri box to {place}, "
                          "discarding {cards}",
@@ -389,7 +249,7 @@ class _Speaker:
                          place=self.place(str(self.args.get("at"))))
 
     def _castle(self) -> str:
-        place = self.place(self._battle_at())
+        place = self.place(self._fight_at())
         if self.args.get("inside"):
             return self.pick("Stay inside {place} castle", "{side} stays inside {place} castle",
                              place=place)
@@ -403,10 +263,10 @@ class _Speaker:
             first=self.block(block), second=self.block(str(also)))
         how = (self.t("with the {card}").format(card=card_name(self.kit, str(card), self.t))
                if card else self.t("without a card"))
-        impact = _impact(self.kit, self.state, self.side, block, card, also)
-        if impact is None:
-            return self.pick("Deploy {blocks} {how}", "{side} deploys {blocks} {how}",
-                             blocks=names, how=how)
+        laid = [self.kit.block[b] for b in (block, also) if b]
+        impacts = deployment_impacts(self.ctx, self._battle(), self.side, laid,
+                                     self.kit.card[str(card)] if card else None)
+        impact = sum(base + special for base, special in impacts)
         return self.pick("Deploy {blocks} {how} ({impact} impact)",
                          "{side} deploys {blocks} {how} ({impact} impact)",
                          blocks=names, how=how, impact=impact)
@@ -414,33 +274,23 @@ class _Speaker:
     def _done(self) -> str:
         return self.pick("Done deploying", "{side} is done deploying")
 
-    def _group(self, which: int | None) -> list[str]:
-        battle = self.state.battle
-        if battle is None or not battle.deployments:
-            return []
-        group = which if which is not None else max(d.group for d in battle.deployments)
-        return [d.block for d in battle.deployments if d.group == group]
-
     def _challenge(self) -> str:
-        battle = self.state.battle
-        blocks = self._group(battle.challenge_open if battle is not None else None)
         return self.pick("Challenge the loyalty of {blocks} with the {card}",
                          "{side} challenges the loyalty of {blocks} with the {card}",
-                         blocks=block_names(self.kit, blocks, self.t),
-                         card=self.cards(self._card_args("card")))
+                         blocks=self._blocks_of(open_to_challenge(self._battle())),
+                         card=self.cards(self._cards_named("card", "8.6.1")))
 
     def _prove(self) -> str:
         return self.pick("Prove the loyalty of {blocks}: show the {card}",
                          "{side} proves the loyalty of {blocks}, showing the {card}",
-                         blocks=block_names(self.kit, self._group(None), self.t),
-                         card=self.cards(self._card_args("card")))
+                         blocks=self._blocks_of(challenged_group(self._battle())),
+                         card=self.cards(self._cards_named("card", "8.6.1")))
 
     def _defect(self) -> str:
-        other = "tokugawa" if self.side == "ishida" else "ishida"
         return self.pick("Show no card: {other} takes {blocks} for this battle",
                          "{side} shows no card: {other} takes {blocks} for this battle",
-                         blocks=block_names(self.kit, self._group(None), self.t),
-                         other=side_name(other))
+                         blocks=self._blocks_of(challenged_group(self._battle())),
+                         other=side_name(other(self.side)))
 
     def _casualties(self) -> str:  # lost units are revealed (8.7.2, 8.9.4 C)
         units = [str(u) for u in self.args.get("blocks") or ()]
@@ -448,10 +298,9 @@ class _Speaker:
                          units=block_names(self.kit, units, self.t))
 
     def _retreat(self) -> str:
-        at = self._battle_at()
-        stay = [str(b) for b in self.args.get("castle") or ()]
-        survivors = self.state.blocks_at(at, self.side, {b.id: b.side for b in self.kit.blocks})
-        going = [b for b in survivors if b not in stay]
+        at = self._battle().at
+        stay = staying_in_castle(self.action)
+        going = retreating(self.ctx, self.state, self.side, stay)
         castle = self.place(at)
         if not going:
             return self.pick("Keep {blocks} inside {place} castle",
@@ -472,7 +321,7 @@ class _Speaker:
             return self.t("{side} draws {blocks} for {place}").format(
                 side=self.who, blocks=self.blocks(blocks),
                 place=self.place(str(self.args.get("to"))))
-        cards = self._card_args("cards")
+        cards = self._cards_named("cards", "3.3")
         what = count_cards(len(cards), self.t)
         if self.knows and cards:
             what = self.t("{count} ({names})").format(count=what, names=self.cards(cards))
@@ -488,43 +337,6 @@ class _Speaker:
             side=self.who, where=where)
 
 
-def _marches(args: Mapping[str, Any], paths: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Card -> the blocks its forced march covers (7.3.3), read as forced_march.py reads it."""
-    several = args.get("forced_marches")
-    if isinstance(several, Mapping):
-        return {str(c): [str(b) for b in blocks] for c, blocks in several.items()}
-    single = args.get("forced_march")
-    if single:
-        return {str(single): [str(b) for b in (args.get("marching") or paths)]}
-    return {}
-
-
-def _all_highway(kit: SekigaharaKit, origin: str, path: Sequence[str]) -> bool:
-    """7.3.3: the whole way along highways."""
-    stops = (origin, *path)
-    roads = [kit.road(a, b) for a, b in pairwise(stops)]
-    return bool(roads) and all(r is not None and r.kind == "highway" for r in roads)
-
-
-def _impact(kit: SekigaharaKit, state: SekigaharaState, side: str, block: str,
-            card: object, also: object) -> int | None:
-    """The impact the deployment adds (8.3, 8.4), or None outside a battle."""
-    from companion.games.sekigahara.rules.battle import impact_of  # battle.py names blocks here
-    battle = state.battle
-    first = kit.block.get(block)
-    face = kit.card.get(str(card)) if card else None
-    if battle is None or first is None:
-        return None
-    ctx = Context(kit)
-    base, special = impact_of(ctx, battle, side, first, face, double=bool(also))
-    total = base + special
-    second = kit.block.get(str(also)) if also else None
-    if second is not None:
-        more, _ = impact_of(ctx, battle, side, second, face, double=True)
-        total += more + (second.clan == first.clan)  # the first is already deployed (8.4.2)
-    return total
-
-
 # --- what a screen marks ---------------------------------------------------------------------
 
 
@@ -534,8 +346,7 @@ def marks(kit: SekigaharaKit, state: SekigaharaState, action: Action) -> dict[st
     args = action.args
     arrows: list[list[str]] = []
     places: list[str] = []
-    battle_at = state.battle.at if state.battle is not None else (
-        state.castle_choice[0] if state.castle_choice is not None else None)
+    battle_at = fight_place(state)
     if action.verb == "move":
         origin = str(args.get("from"))
         ends = sorted({str(p[-1]) for p in (args.get("paths") or {}).values() if p})
@@ -548,7 +359,7 @@ def marks(kit: SekigaharaKit, state: SekigaharaState, action: Action) -> dict[st
     elif action.verb in ("recruit", "draw_blocks"):
         places = [str(args.get("to"))]
     elif action.verb == "mori":
-        places = ["osaka"]
+        places = [OSAKA]
     elif action.verb in ("castle", "deploy", "done", "challenge", "prove", "defect",
                          "casualties") and battle_at:
         places = [battle_at]

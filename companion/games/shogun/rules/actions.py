@@ -12,11 +12,11 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.shogun.rules.context import Batch, chest_value, effect, holder
-from companion.games.shogun.rules.state import FARMERS
+from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.games.shogun.rules.tower import throw_battle, throw_revolt
 
-__all__ = ["BUILDINGS", "DEPLOY", "decide_attack", "decide_move", "decide_stay", "pass_turn",
-           "resolve", "start_action", "targets"]
+__all__ = ["BUILDINGS", "DEPLOY", "armies_sent", "decide_attack", "decide_move", "decide_stay",
+           "fights_for", "pass_turn", "resolve", "start_action", "targets"]
 
 BUILDINGS = {"castle": 3, "temple": 2, "theatre": 1}
 """4.1: what each building costs, in chests."""
@@ -137,7 +137,10 @@ def _battle(b: Batch, player: str, action: str, province: str) -> None:
     b.emit("ChoiceAwaited", choice="attack", player=player, province=province, action=action)
 
 
-def _armies(b: Batch, action: Action, own_only: bool) -> tuple[str, str, int]:
+def armies_sent(b: Batch, action: Action, own_only: bool) -> tuple[str, str, int]:
+    """(from, to, how many) of a move or an attack (4.3, 4.4): from the province whose action
+    is under way, to an adjacent one (the player's own for a move), at least one army staying
+    behind; IllegalAction otherwise. The order and its words both read it here."""
     pending = b.state.pending
     assert pending is not None
     origin = str(pending["province"])
@@ -159,11 +162,17 @@ def _waiting_for(b: Batch, action: Action, kind: str) -> None:
         raise IllegalAction("3.6", "that is not the choice awaited now")
 
 
+def fights_for(state: ShogunState, player: str, to: str) -> bool:
+    """4.4: armies sent into a province the player does not own fight a battle for it; into
+    his own they only move."""
+    return state.owner.get(to) != player
+
+
 def decide_move(b: Batch, action: Action) -> None:
     """4.3: after deploying 1, armies may move to an adjacent own province (no battle)."""
     refuse_unknown_args(action.args, ("to", "armies"), "4.3", "move")
     _waiting_for(b, action, "move")
-    origin, to, armies = _armies(b, action, own_only=True)
+    origin, to, armies = armies_sent(b, action, own_only=True)
     b.emit("ArmiesMoved", player=action.role, **{"from": origin}, to=to, armies=armies)
     pass_turn(b)
 
@@ -181,8 +190,8 @@ def decide_attack(b: Batch, action: Action) -> None:
     (3.6: a player who can carry out the action must)."""
     refuse_unknown_args(action.args, ("to", "armies"), "4.4", "attack")
     _waiting_for(b, action, "attack")
-    origin, to, armies = _armies(b, action, own_only=False)
-    if b.state.owner.get(to) == action.role:
+    origin, to, armies = armies_sent(b, action, own_only=False)
+    if not fights_for(b.state, action.role, to):
         b.emit("ArmiesMoved", player=action.role, **{"from": origin}, to=to, armies=armies)
         pass_turn(b)
         return

@@ -12,7 +12,7 @@ from companion.games.shogun.kit import ShogunKit
 from companion.games.shogun.rules.context import Batch, usable
 from companion.games.shogun.rules.state import FARMERS, ShogunState, frozen
 
-__all__ = ["decide_claim", "decide_deal", "decide_draw", "decide_drawn", "decide_events",
+__all__ = ["claimer", "decide_claim", "decide_deal", "decide_draw", "decide_drawn", "decide_events",
            "decide_place", "decide_reveal", "end_claims", "initial"]
 
 
@@ -58,11 +58,16 @@ def decide_reveal(b: Batch, action: Action) -> None:
     b.emit("ProvinceCardRevealed", card=card)
 
 
+def claimer(state: ShogunState) -> str:
+    """2.2: the player whose turn it is to claim a province (and who draws from the deck)."""
+    return state.players[state.claimer]
+
+
 def decide_drawn(b: Batch, action: Action) -> None:
     """2.2: the top card of the deck, drawn by the player who chose the deck."""
     refuse_unknown_args(action.args, ("card",), "2.2", "drawn")
     card = _cards({"cards": [action.args.get("card")]}, "cards", 1, b.state.deck, "2.2")[0]
-    b.emit("ProvinceCardTaken", player=b.state.players[b.state.claimer], card=card,
+    b.emit("ProvinceCardTaken", player=claimer(b.state), card=card,
            from_deck=True)
 
 

@@ -4,6 +4,11 @@ buttons, the game log, the replay, the `legal` list of a refusal.
 
 Hidden information: a plan and a bid are said in full only to their player and the referee;
 everyone else hears that a plan was made (3.3). Everything else happens in the open.
+
+The words read an action as the rules do (a move or an attack through `actions.armies_sent`
+and `actions.fights_for`, the card drawn through `setup.claimer`), and what they cannot say
+raises: a wording bug must surface, never turn into a verb in plain text. Whether a screen
+shows something else instead is the host's decision.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from typing import Any
 
 from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.shogun.kit import ShogunKit
-from companion.games.shogun.rules.context import chest_value
+from companion.games.shogun.rules.actions import armies_sent, fights_for
+from companion.games.shogun.rules.context import Batch, chest_value
+from companion.games.shogun.rules.setup import claimer
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.i18n import Translate, language, rule_summaries, translator
 from companion.i18n import rule_summary as said_summary
@@ -39,12 +46,15 @@ def translate(lang: str) -> Translate:
 
 
 def player_name(t: Translate, colour: Any) -> str:
-    return t(COLOURS[colour]) if colour in COLOURS else str(colour)
+    """A player by his colour ("Red"), the farmers as such; a colour no player has is a bug to
+    surface (KeyError), never said raw."""
+    return t(COLOURS[colour])
 
 
 def card_name(kit: ShogunKit, state: ShogunState, t: Translate, card: Any) -> str:
     """A province by its name, a war-chest card by its chests, an action, special or event
-    card by its title."""
+    card by its title; an id that names no card is a bug to surface (KeyError), never said
+    raw."""
     text = str(card)
     if chest_value(text) is not None:
         return t("{chests} chests card").format(chests=chest_value(text))
@@ -54,8 +64,7 @@ def card_name(kit: ShogunKit, state: ShogunState, t: Translate, card: Any) -> st
         return t(SPECIAL_NAMES[text])
     if text in kit.event:
         return kit.event[text].name
-    province = kit.provinces(state.side).get(text)
-    return province.name if province else text
+    return kit.provinces(state.side)[text].name
 
 
 def _list(kit: ShogunKit, state: ShogunState, t: Translate, cards: Any) -> str:
@@ -72,11 +81,10 @@ def _cubes(t: Translate, tray: Any) -> str:
 
 def say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
         lang: str = "en") -> str:
-    t = translate(lang)
-    try:
-        return _say(kit, state, action, viewer, t)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return f"{player_name(t, action.role)}: {action.verb}"
+    """`action`, taken in `state`, in words for `viewer` in `lang`. An action the words cannot
+    say (a card or colour no kit has, a move the rules would refuse, a verb of no phase)
+    raises: a wording bug surfaces here rather than as a verb in plain text on a screen."""
+    return _say(kit, state, action, viewer, translate(lang))
 
 
 def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
@@ -92,7 +100,7 @@ def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
         return t("{card} turned face up").format(card=name(a["card"]))
     if v == "drawn":
         return t("{player} draws {card}").format(
-            player=player_name(t, state.players[state.claimer]), card=name(a["card"]))
+            player=player_name(t, claimer(state)), card=name(a["card"]))
     if v == "claim":
         return t("{player} claims {province} with {armies} armies").format(
             player=who, province=name(a["card"]), armies=a["group"])
@@ -125,12 +133,12 @@ def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
     if v == "turn_card":
         return t("Action card turned: {card}").format(card=name(a["card"]))
     if v in ("move", "attack"):
-        origin = state.pending["province"] if state.pending else ""
+        origin, to, armies = armies_sent(Batch(kit, state), action, own_only=v == "move")
         template = "{player} moves {armies} armies from {origin} to {to}"
-        if v == "attack" and state.owner.get(a["to"]) != action.role:
+        if v == "attack" and fights_for(state, action.role, to):
             template = "{player} attacks {to} from {origin} with {armies} armies"
-        return t(template).format(player=who, armies=a["armies"], origin=name(origin),
-                                  to=name(a["to"]))
+        return t(template).format(player=who, armies=armies, origin=name(origin),
+                                  to=name(to))
     if v == "stay":
         return t("{player} moves no armies").format(player=who)
     if v == "revolts":
@@ -139,7 +147,7 @@ def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
     if v == "revolt":
         return t("{player} faces the revolt in {province} first").format(
             player=who, province=name(a["province"]))
-    return f"{who}: {v}"
+    raise ValueError(f"no words for the verb {v!r}")
 
 
 def summaries() -> Mapping[str, str]:
