@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
+
+os.environ.setdefault("COMPANION_STRICT", "1")
+"""A game's wording failure raises in the tests and in every process they start
+(`companion.engine.core.wording`), never falls back to plain text unseen."""
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's chromium (system-packages-test.txt): Playwright never downloads a browser."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import REFEREE
+from companion.engine.core.wording import worded
 from companion.record.format import Entry
 from companion.record.replay import UNDO
 from companion.record.session import Session
@@ -65,10 +66,9 @@ class GameLog:
         index = entry.seq - 1
         if index not in self._marks:
             rules = self.session.game.rules
-            try:
-                self._marks[index] = rules.marks(self._before[index], entry.action)
-            except (IndexError, KeyError, ValueError, TypeError):
-                self._marks[index] = {}
+            self._marks[index] = worded(
+                lambda: rules.marks(self._before[index], entry.action), dict,
+                f"the marks of line {entry.seq}")
         return self._marks[index]
 
     def lines(self, viewer: str, lang: str, snapshots: set[int], *,

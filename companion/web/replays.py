@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import REFEREE, Event, Game, say
+from companion.engine.core.wording import worded
 from companion.i18n import Translate, translator
 from companion.record.format import Entry, Record
 from companion.record.replay import UNDO, Replayer
@@ -70,13 +71,13 @@ class Positions:
 def say_safely(rules: Any, state: Any, action: Any, viewer: str, lang: str) -> str:
     """The game's words for an action; where a game's `say` cannot word a recorded action
     (an old record's verb, a correction it does not expect), the engine's generic words, which
-    name no hidden piece either."""
+    name no hidden piece either, with the failure logged (`engine.core.wording`: raised under
+    COMPANION_STRICT, as in the tests)."""
     from companion.engine.core.rules import Rules
 
-    try:
-        return str(rules.say_recorded(state, action, viewer, lang))
-    except (KeyError, ValueError, TypeError, AttributeError, IndexError):
-        return str(Rules.say(rules, state, action, viewer, lang))
+    return worded(lambda: str(rules.say_recorded(state, action, viewer, lang)),
+                  lambda: str(Rules.say(rules, state, action, viewer, lang)),
+                  f"{action.role} {action.verb}")
 
 
 def line_words(rules: Any, entries: Sequence[Entry], before: Callable[[int], Any], seq: int,
