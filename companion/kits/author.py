@@ -125,9 +125,9 @@ def bounds_of(model: type[BaseModel], name: str) -> tuple[int | None, int | None
     low = high = None
     for rule in model.model_fields[name].metadata:
         if isinstance(rule, annotated_types.Ge):
-            low = int(rule.ge)  # type: ignore[call-overload]
+            low = int(str(rule.ge))
         elif isinstance(rule, annotated_types.Le):
-            high = int(rule.le)  # type: ignore[call-overload]
+            high = int(str(rule.le))
     return low, high
 
 

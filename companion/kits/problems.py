@@ -119,12 +119,12 @@ class YamlDocument:
         """The plain value at `loc`, or None where the path does not exist."""
         value = self.data
         for key in loc:
-            in_dict = isinstance(value, dict) and key in value
-            in_list = isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)
-            if in_dict or in_list:
-                value = value[key]  # type: ignore[index]
-            else:
+            if isinstance(value, dict) and key in value:
+                value = value[key]
+                continue
+            if not (isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)):
                 return None
+            value = value[key]
         return value
 
 

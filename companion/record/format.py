@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
 from pathlib import Path
-from typing import IO, Any, Final, Literal
+from typing import IO, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -33,7 +33,7 @@ FORMAT: Final = "tabletop-companion-record"
 VERSION = 1
 Source = Literal["camera", "card_reader", "scanner", "button", "tablet", "phone", "referee",
                  "simulator"]
-SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
+SOURCES: tuple[str, ...] = get_args(Source)
 
 LINE_LIMIT = 1024 * 1024
 """Longest record line read or written, in bytes: a real line is a few hundred bytes."""

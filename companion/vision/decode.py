@@ -31,6 +31,7 @@ import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -400,6 +401,19 @@ def motion_blur(image: np.ndarray, length: int, angle: float = 0.0) -> np.ndarra
     return blurred
 
 
+class Placed(Protocol):
+    """A tag read as the vote counts it: its id, centre and corners (a `TagRead`)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def center(self) -> tuple[float, float]: ...
+
+    @property
+    def corners(self) -> np.ndarray: ...
+
+
 @dataclass
 class TagVote:
     """Reads of several frames, voted per tag: a tag is present at a place only when seen
@@ -431,13 +445,13 @@ class TagVote:
     _frames: deque[list[tuple[int, tuple[float, float], float]]] = field(
         default_factory=deque, repr=False)
 
-    def feed(self, reads: Iterable[object]) -> None:
+    def feed(self, reads: Iterable[Placed]) -> None:
         """One frame's reads (anything with `id`, `center` and `corners`, as `TagRead`)."""
         frame = []
         for read in reads:
-            corners = np.asarray(read.corners, np.float64)  # type: ignore[attr-defined]
+            corners = np.asarray(read.corners, np.float64)
             width = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
-            frame.append((int(read.id), read.center, width))  # type: ignore[attr-defined]
+            frame.append((int(read.id), read.center, width))
         self._frames.append(frame)
         while len(self._frames) > self.n:
             self._frames.popleft()

@@ -138,7 +138,8 @@ class Pinhole:
             nx, ny = synth.frame_point(Camera(self.size), x, y)
             (px, py), = self.project(np.array([[x, y, 0.0]]))
             offsets += [px / fw - nx, py / fh - ny]
-        return Camera(self.size, tuple(offsets))  # type: ignore[arg-type]
+        a, b, c, d, e, f, g, h = offsets
+        return Camera(self.size, (a, b, c, d, e, f, g, h))
 
     def seen(self, scene: Scene, block_height_mm: float) -> Scene:
         """Each tag where this camera sees it on the map: its ray from the camera through the

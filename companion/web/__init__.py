@@ -121,11 +121,12 @@ def _answer(code: int, message: str) -> ResponseReturnValue:
 
 
 def _disk_full(exc: BaseException) -> bool:
-    while exc is not None:
-        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
             return True
-        if isinstance(exc, (sqlite3.OperationalError, StoreError)) \
-                and "full" in str(exc).lower():
+        if isinstance(cause, (sqlite3.OperationalError, StoreError)) \
+                and "full" in str(cause).lower():
             return True
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        cause = cause.__cause__ or cause.__context__
     return False

@@ -38,7 +38,8 @@ MAX_TOKEN = 128
 
 
 def hub() -> Hub:
-    return current_app.extensions["hub"]  # type: ignore[no-any-return]
+    found: Hub = current_app.extensions["hub"]
+    return found
 
 
 def token() -> str | None:

@@ -56,6 +56,12 @@ _LABELS = {"reserve": "Riserva", "camp": "Campo", "surrendered": "Surrended"}
 _SIDE_NAMES = {"italians": "Italiani", "french": "Francesi"}
 
 
+def _tone(colour: np.ndarray) -> Tone:
+    """A BGR colour rounded to whole levels."""
+    b, g, r = (int(v) for v in np.round(colour))
+    return b, g, r
+
+
 def kit_registry(kit: BarlettaKit) -> TableRegistry:
     """The simulated set's tags: each knight's front then back, in the kit's order."""
     return simulated_registry(list(kit.by_id))
@@ -377,8 +383,7 @@ def _hex_layout(geometry: Geometry, kit: BarlettaKit) -> dict[str, tuple[tuple[f
     size = math.dist(centres[a], centres[b])
     for side, where in kit.sides.items():
         colour = np.array(SIDE_COLOURS[side], np.float64)
-        light: Tone = tuple(int(v) for v in np.round(colour * 0.15 + 255 * 0.85))  # type: ignore
-        dark: Tone = tuple(int(v) for v in np.round(colour * 0.45 + 255 * 0.55))  # type: ignore
+        light, dark = _tone(colour * 0.15 + 255 * 0.85), _tone(colour * 0.45 + 255 * 0.55)
         for hex_ in where.melee_line:
             drawn[hex_] = (centres[hex_], light)
         for hex_ in (*where.camp, where.shield):
