@@ -9,7 +9,6 @@ from click.testing import CliRunner
 from companion.cli import main
 from companion.games.rumble_nation.synth import (
     PALETTE,
-    WARM_LIGHT,
     RumbleScene,
     RumbleSynth,
     Soldier,
@@ -18,6 +17,7 @@ from companion.games.rumble_nation.synth import (
 from companion.kits import load_kit
 from companion.userdata import board_file
 from companion.vision.counting import CountingBoard
+from companion.vision.piece_synth import WARM_LIGHT
 from companion.vision.synth import Camera, Look
 
 POSE = (0.04, -0.03, -0.05, 0.02, 0.03, -0.04, -0.02, 0.05)

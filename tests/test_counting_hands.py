@@ -15,17 +15,19 @@ import pytest
 
 from companion.games.rumble_nation.reader import RumbleTableReader
 from companion.games.rumble_nation.synth import (
-    WARM_LIGHT,
     RumbleScene,
     RumbleSynth,
     Soldier,
     place_dice,
-    place_soldiers,
+    place_pieces,
 )
 from companion.kits import load_kit
 from companion.vision.count_tracker import CountDiff, CountTracker, FrameCounts
+from companion.vision.counted_table import CountedTableReader, dice_faces, largest_change
 from companion.vision.counting import CountingBoard, CountingReader
+from companion.vision.dice import DiceReading
 from companion.vision.hands import ChangeWatch
+from companion.vision.piece_synth import WARM_LIGHT, place_cubes
 from companion.vision.room import SKIN_TONES, SLEEVES
 from companion.vision.synth import Camera, Look
 
@@ -71,7 +73,7 @@ def busy(seed: int = 7) -> RumbleScene:
     rng = random.Random(seed)
     wanted = {z.id: {c: rng.choice([0, 1, 2, 3]) for c in COLOURS} for z in BOARD.regions}
     wanted[HAND_REGION] = {"red": 3, "yellow": 2, "blue": 2, "black": 1}
-    return RumbleScene({}, place_soldiers(BOARD, wanted, rng), place_dice(BOARD, [2, 5, 6], rng))
+    return RumbleScene({}, place_cubes(BOARD, wanted, rng), place_dice(BOARD, [2, 5, 6], rng))
 
 
 SCENE = busy()
@@ -158,7 +160,7 @@ def test_the_skin_rule_missed_skin_tones_outside_its_band() -> None:
 def test_a_soldier_put_down_by_a_hand_that_then_leaves_is_read_as_the_change() -> None:
     reader, tracker = new_reader(), CountTracker()
     zone = next(z for z in BOARD.regions if z.id == "usuki")
-    more = replace(SCENE, soldiers=(*SCENE.soldiers, Soldier("blue", "usuki", zone.center, 30.0)))
+    more = replace(SCENE, cubes=(*SCENE.cubes, Soldier("blue", "usuki", zone.center, 30.0)))
     hand = hand_over("usuki", SKIN_TONES["hue 25"], SLEEVES[1])
     images = [shoot(SCENE, STILL, s) for s in range(3)]
     images += [shoot(more, hand, 21)] * 2 + [shoot(more, STILL, s) for s in range(40, 45)]
@@ -231,3 +233,36 @@ def test_hands_of_every_tone_walking_in_and_resting_leave_no_spurious_diff() -> 
         assert len([d for d in diffs if d is not None]) == 1
         missed_by_skin += sum(not skin_rule(image) for image, resting in frames if resting)
     assert missed_by_skin >= 40
+
+
+def test_the_counted_table_reader_names_what_the_calibration_names_and_the_game_the_rest() -> None:
+    """The generic reader counts each colour under the calibration's name and pads the dice
+    with None for what it could not read; Rumble's names its daimyo and reinforcements on top
+    (the same frame, the same counts underneath)."""
+    rng = random.Random(2)
+    soldiers, daimyo, white = place_pieces(BOARD, {"usuki": {"blue": 2}}, rng, {"red": "usuki"},
+                                           {"usuki": 1})
+    war = RumbleScene({}, soldiers, place_dice(BOARD, [2, 5, 6], rng), daimyo, white)
+    image = shoot(war, STILL, 3)
+    plain = CountedTableReader(CountingReader(BOARD)).read(image)
+    rumble = new_reader().read(image)
+    assert plain.trusted and rumble.trusted
+    assert plain.counts == {r: {c: n for c, n in kinds.items() if c in COLOURS}
+                            for r, kinds in rumble.counts.items()}
+    assert set(plain.counts) == {z.id for z in BOARD.regions}  # no tray zone: it holds dice
+    assert plain.counts["usuki"] == {"red": 0, "yellow": 0, "blue": 2, "black": 0}
+    assert rumble.counts["usuki"]["red daimyo"] == rumble.counts["usuki"]["reinforcement"] == 1
+    assert plain.dice == rumble.dice == (2, 5, 6)
+    assert dice_faces(DiceReading((3, None), 3)) == (3, None, None)
+    assert dice_faces(DiceReading((1, 4), 1)) == (1, 4)
+
+
+def test_the_largest_change_is_a_region_or_a_counted_tray() -> None:
+    """A region's circle and reach bound the pieces' change; a counted tray (cubes falling
+    from a tower) may change over its whole rectangle."""
+    region = largest_change(BOARD)
+    zone = BOARD.regions[0]
+    assert region == pytest.approx(np.pi * ((zone.radius or 0) + BOARD.reach_mm) ** 2)
+    _, _, w, h = BOARD.tray.rect or (0, 0, 0, 0)
+    assert largest_change(replace(BOARD, tray_counted=True)) == max(region, w * h)
+    assert new_reader().watch.largest_mm2 == region

@@ -88,6 +88,32 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
+GAME_FOLDERS = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").is_file())
+
+
+def _games_imported(path: Path) -> set[str]:
+    """The games `path` imports: `companion.games.X...`, and `from companion.games import X`."""
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    games = {m.split(".")[2] for m in modules if m.startswith("companion.games.")}
+    return games & set(GAME_FOLDERS)
+
+
+@pytest.mark.parametrize("name", GAME_FOLDERS)
+def test_no_module_of_a_game_imports_another_game(name):
+    """Games stand apart: every module in a game's folder (rules, reader, synth, simulator,
+    benches), imports at call time included, imports its own game and the host layers only;
+    what two games share lives in a host layer (`companion.vision.counted_table`, ...)."""
+    problems = [f"{path.relative_to(ROOT)} imports {sorted(others)}"
+                for path in sorted((GAMES / name).rglob("*.py"))
+                if (others := _games_imported(path) - {name})]
+    assert not problems, "\n".join(problems)
+
+
 def test_the_web_and_the_table_session_do_not_import_each_other():
     for path in (ROOT / "web").rglob("*.py"):
         assert not {m for m in _imports(path)

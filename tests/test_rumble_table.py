@@ -345,7 +345,7 @@ def test_a_hand_over_the_table_makes_the_frame_untrusted_and_a_still_one_is_coun
     synth = RumbleSynth(board, KIT)
     soldiers, _, _ = place_pieces(board, {"kyo": {RED: 6}, "usuki": {YELLOW: 2}},
                                   random.Random(4))
-    scene = RumbleScene({}, soldiers=soldiers)
+    scene = RumbleScene({}, soldiers)
     camera = Camera((1920, 1440))
     reader = RumbleTableReader(CountingReader(board))
     still = reader.read(synth.photograph(scene, camera, Look(noise=1.5, seed=1)).image)

@@ -15,13 +15,8 @@ import pytest
 
 from companion.games import Benchmark
 from companion.games.rumble_nation.synth import (
-    DIM_LIGHT,
     PALETTE,
-    WARM_LIGHT,
-    WHITE_LIGHT,
     Daimyo,
-    Die,
-    Light,
     Reinforcement,
     RumbleScene,
     RumbleSynth,
@@ -29,10 +24,9 @@ from companion.games.rumble_nation.synth import (
     photograph,
     place_dice,
     place_pieces,
-    place_soldiers,
     random_scene,
 )
-from companion.games.rumble_nation.vision_bench import BENCH, bench_rumble_vision, score_dice
+from companion.games.rumble_nation.vision_bench import BENCH, bench_rumble_vision
 from companion.kits import load_kit
 from companion.userdata import board_file, calibration_folder
 from companion.vision import counting
@@ -42,6 +36,7 @@ from companion.vision.colour_calibration import (
     calibrate_colours,
     learn_colours,
 )
+from companion.vision.count_scoring import score_dice
 from companion.vision.counting import (
     BoardNotFound,
     Clump,
@@ -52,6 +47,14 @@ from companion.vision.counting import (
     soldier_clumps,
 )
 from companion.vision.dice import read_face
+from companion.vision.piece_synth import (
+    DIM_LIGHT,
+    WARM_LIGHT,
+    WHITE_LIGHT,
+    Die,
+    Light,
+    place_cubes,
+)
 from companion.vision.synth import PX_PER_MM, Camera, Look
 
 SIZE = (1920, 1440)
@@ -90,7 +93,7 @@ def _busy(board: CountingBoard, light: Light = WHITE_LIGHT) -> RumbleScene:
     rng = random.Random(7)
     regions = [z.id for z in board.regions if z.id not in ("kyo", "shuri")]
     wanted = {r: {c: rng.choice([0, 1, 2, 3, 5]) for c in COLOURS} for r in regions}
-    return RumbleScene({}, place_soldiers(board, wanted, rng), place_dice(board, [2, 5, 6], rng),
+    return RumbleScene({}, place_cubes(board, wanted, rng), place_dice(board, [2, 5, 6], rng),
                        light=light)
 
 
@@ -207,7 +210,7 @@ def test_the_piece_area_is_fitted_when_a_colour_has_no_lone_piece(board):
 def test_daimyo_and_reinforcements_are_never_counted_as_soldiers(synth, reader, war):
     frame = photograph(synth, war, TILTED, Look(defocus=0.8, noise=4, light=0.2, seed=6))
     reading = reader.read(frame.image)
-    assert len(war.daimyo) == 4 and len(war.reinforcements) > 10
+    assert len(war.large) == 4 and len(war.neutral) > 10
     assert reading.counts == frame.counts
     assert reading.large == frame.daimyo
     assert reading.neutral == frame.reinforcements
@@ -272,7 +275,7 @@ def test_a_warm_lamp_reads_as_daylight(board, synth, reader):
 
 
 def test_a_dim_room_reads_as_daylight(board, synth, reader, war):
-    dim = RumbleScene({}, war.soldiers, war.dice, war.daimyo, war.reinforcements, DIM_LIGHT)
+    dim = RumbleScene({}, war.cubes, war.dice, war.large, war.neutral, DIM_LIGHT)
     frame = photograph(synth, dim, TILTED_FULL, Look(defocus=0.8, noise=3, seed=4))
     reading = reader.read(frame.image)
     assert reading.white is not None
@@ -284,7 +287,7 @@ def test_a_dim_room_reads_as_daylight(board, synth, reader, war):
 
 
 def test_a_room_too_dark_to_trust_makes_every_region_doubtful(board, synth, reader, busy):
-    dark = RumbleScene({}, busy.soldiers, busy.dice, light=Light((0.09, 0.09, 0.09)))
+    dark = RumbleScene({}, busy.cubes, busy.dice, light=Light((0.09, 0.09, 0.09)))
     reading = reader.read(photograph(synth, dark, Camera(SIZE), Look(noise=2, seed=1)).image)
     assert set(reading.doubtful) == {z.id for z in board.regions}
     assert all("too dark" in why[-1] for why in reading.doubts.values())
@@ -382,7 +385,7 @@ def test_colour_calibration_round_trip(board, kit, reader, tmp_path, monkeypatch
 
 def test_colour_calibration_says_which_spot_is_wrong(board, synth):
     scene = _calibration_scene(board, Light())
-    missing = RumbleScene({}, tuple(s for s in scene.soldiers if s.colour != "yellow"), ())
+    missing = RumbleScene({}, tuple(s for s in scene.cubes if s.colour != "yellow"), ())
     frame = photograph(synth, missing, TILTED)
     with pytest.raises(ColourCalibrationError, match=r"yellow: expected one piece alone in "
                        r"kiyosu, saw 0"):
@@ -468,9 +471,9 @@ def test_a_random_corpus_frame_carries_its_truth(board, synth, reader):
     scene = random_scene(board, rng, daimyo=1.0, reinforcements=1.0)
     frame = photograph(synth, scene, TILTED, Look(noise=4, seed=1))
     assert frame.counts == scene.counts(board)
-    assert sum(Counter(s.colour for s in scene.soldiers).values()) == len(scene.soldiers)
-    assert sum(frame.reinforcements.values()) == len(scene.reinforcements) > 0
-    assert sum(n for c in frame.daimyo.values() for n in c.values()) == len(scene.daimyo) >= 2
+    assert sum(Counter(s.colour for s in scene.cubes).values()) == len(scene.cubes)
+    assert sum(frame.reinforcements.values()) == len(scene.neutral) > 0
+    assert sum(n for c in frame.daimyo.values() for n in c.values()) == len(scene.large) >= 2
     reading = reader.read(frame.image)
     assert reading.counts == frame.counts
     assert reading.large == frame.daimyo

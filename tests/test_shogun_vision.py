@@ -10,11 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.games import Benchmark
-from companion.games.rumble_nation.synth import WARM_LIGHT, Soldier, place_soldiers
-from companion.games.shogun.reader import TRAY, ShogunTableReader, load_board, table_counts
+from companion.games.shogun.reader import TRAY, ShogunTableReader, load_board
 from companion.games.shogun.rules.state import FARMERS
 from companion.games.shogun.synth import (
-    ShogunScene,
     ShogunSynth,
     photograph,
     place_tray,
@@ -27,8 +25,10 @@ from companion.games.shogun.vision_bench import BENCH, FRAME_SIZE, bench_shogun_
 from companion.kits import load_kit
 from companion.vision.colour_calibration import learn_colours
 from companion.vision.count_tracker import CountTracker
+from companion.vision.counted_table import table_counts
 from companion.vision.counting import CountingBoard, CountingReader
 from companion.vision.dice import DiceReading
+from companion.vision.piece_synth import WARM_LIGHT, Cube, PieceScene, place_cubes
 from companion.vision.synth import Camera, Look
 
 POSE = (0.04, -0.03, -0.05, 0.02, 0.03, -0.04, -0.02, 0.05)
@@ -58,20 +58,20 @@ def reader(board) -> CountingReader:
 
 
 @pytest.fixture(scope="module")
-def table(board) -> ShogunScene:
+def table(board) -> PieceScene:
     """Every colour somewhere, two colours sharing a province, farmers on the map, 18 red
     armies crowding one province, and a throw in the tray."""
     wanted = {CROWDED: {"red": 18}, "kita_2": {"blue": 5}, "kita_7": {"yellow": 3},
               "higashi_4": {"purple": 7}, "nishi_8": {"black": 4},
               "minami_2": {"green": 2, "purple": 3}, "naka_9": {"yellow": 1, "black": 2}}
     rng = random.Random(5)
-    cubes = place_soldiers(board, wanted, rng, touch=0.6)
+    cubes = place_cubes(board, wanted, rng, touch=0.6)
     tray = place_tray(board, {"red": 3, "blue": 2, "green": 2, "black": 1}, rng)
-    return ShogunScene({}, cubes, tray=tray)
+    return PieceScene({}, cubes, tray=tray)
 
 
 def test_a_rendered_table_is_read_back_per_province_and_colour(board, synth, reader, table):
-    assert sum(c.region == CROWDED for c in table.soldiers) == 18  # all placed: truth = wanted
+    assert sum(c.region == CROWDED for c in table.cubes) == 18  # all placed: truth = wanted
     frame = photograph(synth, table, TILTED, Look(noise=3, defocus=0.8, light=0.2, seed=3))
     reading = reader.read(frame.image)
     assert reading.counts == frame.counts
@@ -92,9 +92,9 @@ def test_a_crowded_tray_is_counted_by_colour_and_cubes_beside_it_are_not(board, 
     assert len(tray) == 16
     assert board.tray.rect is not None
     x, y, w, h = board.tray.rect
-    outside = (Soldier("red", "table", (x + w + 14, y + h / 2), 10.0),
-               Soldier("blue", "table", (x + w / 2, y + h + 14), 30.0))
-    scene = ShogunScene({}, tray=tray, aside=outside)
+    outside = (Cube("red", "table", (x + w + 14, y + h / 2), 10.0),
+               Cube("blue", "table", (x + w / 2, y + h + 14), 30.0))
+    scene = PieceScene({}, tray=tray, aside=outside)
     frame = photograph(synth, scene, TILTED, Look(noise=3, defocus=0.6, seed=4))
     reading = reader.read(frame.image)
     assert reading.tray == {c: wanted[c] for c in COLOURS}
@@ -102,7 +102,7 @@ def test_a_crowded_tray_is_counted_by_colour_and_cubes_beside_it_are_not(board, 
 
 
 def test_a_warm_lamp_reads_as_daylight(board, synth, reader, table):
-    lit = ShogunScene({}, table.soldiers, light=WARM_LIGHT, tray=table.tray)
+    lit = PieceScene({}, table.cubes, light=WARM_LIGHT, tray=table.tray)
     frame = photograph(synth, lit, TILTED, Look(noise=2, seed=6))
     reading = reader.read(frame.image)
     assert reading.counts == frame.counts and reading.tray == frame.tray
@@ -128,7 +128,7 @@ def test_a_hand_changes_no_count_and_the_next_throw_does(board, synth, table):
     tracker = CountTracker()
     camera = Camera(FRAME_SIZE)
 
-    def feed(scene: ShogunScene, seed: int, hand: tuple[float, float, float] | None = None):
+    def feed(scene: PieceScene, seed: int, hand: tuple[float, float, float] | None = None):
         look = Look(noise=2, hand=hand, sleeve=(70, 60, 50) if hand else None, seed=seed)
         read = reader.read(photograph(synth, scene, camera, look).image)
         return read, tracker.feed(read)
@@ -142,7 +142,7 @@ def test_a_hand_changes_no_count_and_the_next_throw_does(board, synth, table):
         assert read.moving and diff is None
     assert [feed(table, seed)[1] for seed in range(5, 9)] == [None] * 4
     assert tracker.stable == before
-    thrown = ShogunScene({}, table.soldiers, tray=place_tray(
+    thrown = PieceScene({}, table.cubes, tray=place_tray(
         board, {"red": 1, "blue": 4, "green": 1}, random.Random(2)))
     diffs = [d for d in (feed(thrown, seed)[1] for seed in range(9, 13)) if d is not None]
     assert len(diffs) == 1
@@ -180,9 +180,9 @@ def test_a_calibration_without_a_counted_tray_is_refused(kit, tmp_path):
 
 
 def test_the_six_colours_are_learned_from_one_cube_each(board, synth):
-    cubes = tuple(Soldier(c, r, board.geometry.zone(r).center, 20.0)
+    cubes = tuple(Cube(c, r, board.geometry.zone(r).center, 20.0)
                   for c, r in board.spots.items())
-    frame = photograph(synth, ShogunScene({}, cubes), TILTED, Look(noise=2, seed=1))
+    frame = photograph(synth, PieceScene({}, cubes), TILTED, Look(noise=2, seed=1))
     learned = learn_colours(board, frame.image)
     assert set(learned) == set(COLOURS) and learned["black"].dark(board)
     for name in COLOURS[:-1]:

@@ -25,7 +25,6 @@ from companion.games.rumble_nation.rules.state import RNState
 from companion.games.rumble_nation.script import FIRST_DICE, HIDDEN, act_out, read_back_games
 from companion.games.rumble_nation.synth import (
     Daimyo,
-    Die,
     Reinforcement,
     RumbleScene,
     RumbleSynth,
@@ -38,6 +37,7 @@ from companion.table import TableSetup
 from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.count_tracker import CountSnapshot
 from companion.vision.counting import CountingBoard
+from companion.vision.piece_synth import Die
 from companion.vision.synth import SLIGHT_TILT, Camera, Look, hand_look, still_look
 
 __all__ = ["SIMULATOR", "RumblePlayer", "Simulator"]
@@ -79,13 +79,13 @@ class RumblePlayer:
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
-        board = self.synth.rumble
+        board = self.synth.counting
         self._roomy = replace(board, regions=tuple(replace(z, radius=(z.radius or 0) + SPREAD_MM)
                                                    for z in board.regions))
 
     @property
     def board(self) -> CountingBoard:
-        return self.synth.rumble
+        return self.synth.counting
 
     def begin(self, state: RNState) -> None:
         """The board as the game starts, the dice lying in the tray."""
@@ -127,9 +127,9 @@ class RumblePlayer:
         """The table laid out as `table` says; frames until the tracker reports a change."""
         changed = self._lay_out(table)
         laid = [self._pieces[region] for region in sorted(self._pieces)]
-        scene = RumbleScene({}, soldiers=tuple(s for p in laid for s in p[0]), dice=self._dice,
-                            daimyo=tuple(d for p in laid for d in p[1]),
-                            reinforcements=tuple(r for p in laid for r in p[2]))
+        scene = RumbleScene({}, cubes=tuple(s for p in laid for s in p[0]), dice=self._dice,
+                            large=tuple(d for p in laid for d in p[1]),
+                            neutral=tuple(r for p in laid for r in p[2]))
         looks = [self._hand_look(changed)] * HAND_FRAMES if hand else []
         looks += [self._still_look() for _ in range(MAX_STILL_FRAMES)]
         return self.synth.photograph_until(scene, self.camera, looks, self.on_frame)

@@ -15,26 +15,20 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import Benchmark
-from companion.games.rumble_nation.synth import (
-    DIM_LIGHT,
-    WARM_LIGHT,
-    WHITE_LIGHT,
-    Light,
-    RumbleFrame,
-    RumbleSynth,
-)
+from companion.games.rumble_nation.synth import RumbleFrame, RumbleSynth
 from companion.games.rumble_nation.synth import frames as corpus
 from companion.kits import load_kit
+from companion.vision.count_scoring import score_counts, score_dice, share
 from companion.vision.counting import CountingBoard, CountingReader, CountReading
+from companion.vision.piece_synth import DIM_LIGHT, WARM_LIGHT, WHITE_LIGHT, Light
 from companion.vision.table import BoardNotFound
 
-__all__ = ["BENCH", "FRAME_SIZE", "bench_rumble_vision", "lines", "run", "score_counts",
-           "score_dice"]
+__all__ = ["BENCH", "FRAME_SIZE", "bench_rumble_vision", "lines", "run"]
 
 FRAME_SIZE = (4056, 3040)
 """The Raspberry Pi HQ camera's full frame (12 MP): what the dice need (see the docs)."""
@@ -42,40 +36,6 @@ DAIMYO = 0.5
 """Share of the corpus's tables played with the daimyo (rule 8)."""
 WAR = 0.5
 """Share of the corpus's tables at war, with reinforcements on the map (rule 6.3)."""
-
-
-def score_counts(truth: Mapping[str, Mapping[str, int]], read: Mapping[str, Mapping[str, int]],
-                 errors: Counter[tuple[str, int, int]]) -> tuple[int, int, int, int]:
-    """Exact (region, colour) counts: (right, cells, right among occupied, occupied);
-    each wrong cell is tallied in `errors` as (colour, true count, count read)."""
-    right = cells = right_occupied = occupied = 0
-    for region, colours in truth.items():
-        for colour, count in colours.items():
-            seen = read.get(region, {}).get(colour)
-            cells += 1
-            right += seen == count
-            occupied += count > 0
-            right_occupied += count > 0 and seen == count
-            if seen != count:
-                errors[(colour, count, -1 if seen is None else seen)] += 1
-    return right, cells, right_occupied, occupied
-
-
-def score_dice(truth: tuple[int | None, ...], read: tuple[int | None, ...],
-               errors: Counter[tuple[int | None, int | None]]) -> int:
-    """Dice read right, as multisets (dice have no identity): a covered die read as None is
-    right; each miss is tallied in `errors` as (true face, face read)."""
-    left, seen = Counter(truth), Counter(read)
-    right = sum(min(n, seen[face]) for face, n in left.items())
-    missed = sorted((left - seen).elements(), key=_order)
-    extra = sorted((seen - left).elements(), key=_order)
-    for pair in zip(missed, extra, strict=False):
-        errors[pair] += 1
-    return right
-
-
-def _order(face: int | None) -> int:
-    return 7 if face is None else face
 
 
 @dataclass
@@ -141,14 +101,14 @@ class _Score:
     def figures(self) -> dict[str, Any]:
         t, times = self.tally, self.times
         return {
-            "count_accuracy": _share(t["count_right"], t["cells"]),
-            "occupied_count_accuracy": _share(t["occupied_right"], t["occupied"]),
-            "dice_accuracy": _share(t["dice_right"], t["dice"]),
-            "daimyo_accuracy": _share(t["daimyo_right"], t["daimyo_cells"]),
-            "reinforcement_accuracy": _share(t["reinforcement_right"],
+            "count_accuracy": share(t["count_right"], t["cells"]),
+            "occupied_count_accuracy": share(t["occupied_right"], t["occupied"]),
+            "dice_accuracy": share(t["dice_right"], t["dice"]),
+            "daimyo_accuracy": share(t["daimyo_right"], t["daimyo_cells"]),
+            "reinforcement_accuracy": share(t["reinforcement_right"],
                                              t["reinforcement_regions"]),
-            "doubtful_share": _share(t["doubtful"], t["regions"]),
-            "confident_count_accuracy": _share(t["confident_right"], t["confident_cells"]),
+            "doubtful_share": share(t["doubtful"], t["regions"]),
+            "confident_count_accuracy": share(t["confident_right"], t["confident_cells"]),
             "silent_wrong_regions": t["silent_wrong"],
             "doubtful_wrong_regions": t["doubtful_wrong"],
             "fps": round(1 / statistics.mean(times), 2) if times else 0.0,
@@ -161,10 +121,6 @@ class _Score:
                              for (c, n, r), k in self.count_errors.most_common(12)},
             "dice_errors": {f"{n}->{r}": k for (n, r), k in self.dice_errors.most_common(12)},
         }
-
-
-def _share(part: int, whole: int) -> float:
-    return round(part / max(whole, 1), 5)
 
 
 def _score(reader: CountingReader, synth: RumbleSynth, count: int, size: tuple[int, int],

@@ -4,28 +4,24 @@ and the battle tower's tray as one more zone, `TRAY`, counted the same way after
 
 The board is the calibration file's (`calibration/board.yaml`: THE PROJECT'S EXAMPLE BOARD, not
 the printed map) with the provinces of the side played on: both sides put their provinces at
-the same places, under their own names. Counting is `vision.counting.CountingReader`'s, the
-tray included (`CountingBoard.tray_counted`); hands, arms and motion are watched as for
-Rumble Nation (`RumbleTableReader.untrusted`: change against the still table, `vision.hands`):
-a hand over the tray or between provinces makes the frame untrusted, and the tracker
-(`vision.count_tracker.CountTracker`) waits.
+the same places, under their own names. Reading is the counted table's
+(`vision.counted_table.CountedTableReader`: `vision.counting`'s counts, the tray included,
+`CountingBoard.tray_counted`, each colour under the rules' name for its cubes from the
+calibration's `kinds`); hands, arms and motion are watched by change against the still table
+(`vision.hands`): a hand over the tray or between provinces makes the frame untrusted, and the
+tracker (`vision.count_tracker.CountTracker`) waits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
-
-from companion.games.rumble_nation.reader import RumbleTableReader
 from companion.games.shogun.kit import ShogunKit
-from companion.vision.count_tracker import FrameCounts
-from companion.vision.counting import CountingBoard, CountingReader, CountReading
-from companion.vision.table import BoardNotFound
+from companion.vision.counted_table import CountedTableReader
+from companion.vision.counting import CountingBoard, CountingReader
 
-__all__ = ["SHIPPED", "TRAY", "ShogunTableReader", "load_board", "table_counts"]
+__all__ = ["SHIPPED", "TRAY", "ShogunTableReader", "load_board"]
 
 SHIPPED = Path(__file__).parent / "calibration" / "board.yaml"
 """The example board's calibration, shipped with the game."""
@@ -60,30 +56,9 @@ def _calibration() -> Path:
     return board_file("shogun") if game("shogun").has("calibration") else SHIPPED
 
 
-def table_counts(board: CountingBoard, reading: CountReading) -> dict[str, dict[str, int]]:
-    """Zone -> kind -> cubes: every province, and the tray under `TRAY`, with each colour
-    under the rules' name for its cubes (`CountingBoard.kind`)."""
-    counts = {zone: _named(board, colours) for zone, colours in reading.counts.items()}
-    counts[board.tray.id] = _named(board, reading.tray)
-    return counts
-
-
-def _named(board: CountingBoard, colours: Mapping[str, int]) -> dict[str, int]:
-    return {board.kind(colour): n for colour, n in colours.items()}
-
-
-class ShogunTableReader(RumbleTableReader):
-    """Frames to `FrameCounts` (provinces and the tray) for the count tracker."""
-
-    def read(self, frame: np.ndarray) -> FrameCounts:
-        """ValueError for a frame that is not a colour image (from the counting reader)."""
-        try:
-            reading = self.reader.read(frame)
-        except BoardNotFound:
-            return FrameCounts({}, board_found=False, moving=self.untrusted(frame))
-        return FrameCounts(table_counts(self.board, reading), (),
-                           self.untrusted(frame, reading.calibration),
-                           frozenset(reading.doubtful))
+class ShogunTableReader(CountedTableReader):
+    """Frames to `FrameCounts` (provinces and the tray, each colour under the rules' name
+    for its cubes) for the count tracker."""
 
     @classmethod
     def for_side(cls, side: str = "sun", kit: ShogunKit | None = None) -> ShogunTableReader:

@@ -21,17 +21,17 @@ import numpy as np
 
 from companion.engine import Action
 from companion.games.contract import Figures
-from companion.games.rumble_nation.synth import Soldier, place_pieces
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import board_of
 from companion.games.shogun.rules import ShogunRules, ShogunState
 from companion.games.shogun.script import HIDDEN, acted, read_back_games
-from companion.games.shogun.synth import ShogunScene, ShogunSynth, colour_of, place_tray
+from companion.games.shogun.synth import ShogunSynth, colour_of, place_tray
 from companion.games.shogun.table import ShogunParts
 from companion.table import TableSetup
 from companion.table.acting import OnFrame, Seen, TableInput, Tick
 from companion.vision.count_tracker import CountSnapshot
 from companion.vision.counting import CountingBoard
+from companion.vision.piece_synth import Cube, PieceScene, place_pieces
 from companion.vision.synth import SLIGHT_TILT, Camera, Look, hand_look, still_look
 
 __all__ = ["SIMULATOR", "ShogunPlayer", "Simulator"]
@@ -52,9 +52,9 @@ TRIES = 3
 TOUCH = 0.1
 """The share of a province's cubes put against another of its colour (`place_pieces`): a player
 who knows the camera counts them sets them a little apart, as the referee's question about a
-province it cannot count asks. Grouped as Rumble's soldiers are (0.4), a province of 12 to 16
-armies was doubtful in 4 of 6 layouts late in a game (seed 1, action 226), and a doubt that
-moves from province to province between frames holds the tracker back for good."""
+province it cannot count asks. Grouped as `place_pieces` groups by default (0.4), a province
+of 12 to 16 armies was doubtful in 4 of 6 layouts late in a game (seed 1, action 226), and a
+doubt that moves from province to province between frames holds the tracker back for good."""
 ILLEGAL_ARMIES = 2
 """Armies a player puts, for the illegal move, in a province another player holds."""
 
@@ -85,7 +85,7 @@ class ShogunPlayer:
     """Provinces whose armies had to be spread beyond their circle, or did not all fit."""
     table: CountSnapshot = field(default_factory=CountSnapshot)
     """The table as the actions acted out so far leave it (zone -> kind -> cubes)."""
-    _cubes: dict[str, tuple[Soldier, ...]] = field(default_factory=dict)
+    _cubes: dict[str, tuple[Cube, ...]] = field(default_factory=dict)
     """What is drawn now, zone by zone (cubes stay put while their zone is unchanged)."""
     _counts: dict[str, dict[str, int]] = field(default_factory=dict)
     _look: int = 0
@@ -98,7 +98,7 @@ class ShogunPlayer:
 
     @property
     def board(self) -> CountingBoard:
-        return self.synth.rumble
+        return self.synth.counting
 
     def begin(self, state: ShogunState) -> None:
         """The board as the game starts (no army out yet), the tray empty."""
@@ -147,7 +147,7 @@ class ShogunPlayer:
         changed = self._lay_out(table)
         provinces = tuple(c for z, cubes in sorted(self._cubes.items()) if z != TRAY
                           for c in cubes)
-        scene = ShogunScene({}, soldiers=provinces, tray=self._cubes.get(TRAY, ()))
+        scene = PieceScene({}, cubes=provinces, tray=self._cubes.get(TRAY, ()))
         looks = [self._hand_look(changed)] * HAND_FRAMES if hand else []
         looks += [self._still_look() for _ in range(self.still_frames)]
         return self.synth.photograph_until(scene, self.camera, looks, self.on_frame)
@@ -173,11 +173,11 @@ class ShogunPlayer:
         """Kind -> cubes as colour -> cubes (the cubes the synth draws)."""
         return {colour_of(self.board, kind): n for kind, n in sorted(kinds.items()) if n}
 
-    def _place(self, province: str, wanted: Mapping[str, int]) -> tuple[Soldier, ...]:
+    def _place(self, province: str, wanted: Mapping[str, int]) -> tuple[Cube, ...]:
         """A province's cubes in its circle; spread wider when the circle is full (counted in
         `crowded`); the truth is what was placed."""
         total = sum(wanted.values())
-        placed: tuple[Soldier, ...] = ()
+        placed: tuple[Cube, ...] = ()
         for attempt in range(2 * TRIES):
             board = self.board if attempt < TRIES else self._roomy
             placed = place_pieces(board, {province: wanted}, self._rng, touch=self.touch)[0]

@@ -12,7 +12,7 @@ farmers green cubes (8 mm here: `cube_mm`, the example set's). A position comes 
 legal game (`random_position`): each province holds its owner's armies, some pushed against
 one another as players group them; the tray holds what the tower let fall at the last throw,
 close together, some touching across colours (cubes resting on one another are not drawn).
-Cubes are drawn and photographed as Rumble Nation's soldiers are (`rumble_nation.synth`: a
+Cubes are drawn and photographed by the counted tables' renderer (`vision.piece_synth`: a
 darker footprint, a lighter top face, the lamp, the shared camera).
 Every frame carries its truth: cubes per province and colour, and the tray's cubes by colour.
 """
@@ -23,47 +23,40 @@ import math
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.engine import Game, fold, random_playout
-from companion.games.rumble_nation.synth import (
-    PALETTE as RUMBLE_PALETTE,
-)
-from companion.games.rumble_nation.synth import (
-    WHITE_LIGHT,
-    Light,
-    RumbleScene,
-    RumbleSynth,
-    Soldier,
-    Tone,
-    place_soldiers,
-    square,
-)
 from companion.games.shogun.kit import ShogunKit
 from companion.games.shogun.rules import ShogunRules, ShogunState
 from companion.games.shogun.rules.state import FARMERS, frozen
 from companion.games.shogun.rules.tower import sample_tray
 from companion.vision.corpus import random_look
 from companion.vision.counting import CountingBoard
+from companion.vision.piece_synth import (
+    WHITE_LIGHT,
+    WOOD,
+    Cube,
+    Light,
+    PieceScene,
+    PieceSynth,
+    Tone,
+    place_cubes,
+    square,
+)
 from companion.vision.synth import PX_PER_MM, Camera, Look, random_camera
 
-__all__ = ["PALETTE", "ShogunFrame", "ShogunScene", "ShogunSynth", "colour_of", "frames",
-           "photograph", "place_tray", "position_counts", "random_position", "random_throw",
-           "scene_of"]
+__all__ = ["PALETTE", "ShogunFrame", "ShogunSynth", "colour_of", "frames", "photograph",
+           "place_tray", "position_counts", "random_position", "random_throw", "scene_of"]
 
 PALETTE: dict[str, tuple[Tone, Tone]] = {
-    **RUMBLE_PALETTE,
-    "purple": ((120, 30, 95), (175, 75, 145)),
-    "green": ((40, 120, 25), (80, 185, 60)),
-}
-"""Each colour's sides and lighter top face (BGR): Rumble Nation's red, yellow, blue and black
-wood, and the purple armies and green farmers of Shogun's box."""
+    c: WOOD[c] for c in ("red", "yellow", "blue", "black", "purple", "green")}
+"""Each colour's sides and lighter top face (BGR): the red, yellow, blue, black and purple
+armies and the green farmers of Shogun's box, painted wood (`piece_synth.WOOD`)."""
 
 _PAPER = (128, 150, 160)
-"""The map's paper (BGR): low in colour and mid in brightness, as Rumble's map: black cubes are
+"""The map's paper (BGR): low in colour and mid in brightness, as printed maps are: black cubes are
 darker than it by far, no colour's cube is as grey."""
 _BAND = 7
 """How far each region's tone strays from the paper's (grey levels): regions show, and the
@@ -74,23 +67,6 @@ _TOWER, _RIM_WOOD, _FLOOR = (70, 80, 95), (165, 180, 190), (150, 160, 168)
 """The tower's top, the tray's rim (light wood) and its floor: none of them dark or colourful."""
 
 
-@dataclass(frozen=True, eq=False)
-class ShogunScene(RumbleScene):
-    """Armies and farmers in provinces (`soldiers`), cubes in the tower's tray (`tray`) and
-    cubes lying on the table in no zone (`aside`: a supply, a cube beside the tray), under a
-    lamp; no dice. Compares by identity (the renderer redraws each new scene)."""
-
-    tray: tuple[Soldier, ...] = ()
-    aside: tuple[Soldier, ...] = ()
-
-    def tray_counts(self, board: CountingBoard) -> dict[str, int]:
-        """The tray's cubes in the reader's shape (`CountReading.tray`): every colour."""
-        result = {c.name: 0 for c in board.colours}
-        for cube in self.tray:
-            result[cube.colour] += 1
-        return result
-
-
 @dataclass(frozen=True)
 class ShogunFrame:
     image: np.ndarray
@@ -98,12 +74,13 @@ class ShogunFrame:
     """Province -> colour -> cubes (every province, every colour)."""
     tray: Mapping[str, int]
     """Colour -> cubes in the tray (every colour)."""
-    scene: ShogunScene
+    scene: PieceScene
+    """Armies and farmers in provinces (`cubes`), cubes in the tower's tray (`tray`)."""
 
 
-class ShogunSynth(RumbleSynth):
+class ShogunSynth(PieceSynth):
     """Draws the example board of one side (`side`: its provinces and links) and the tower's
-    tray; cubes, the lamp and the camera are Rumble Nation's (`RumbleSynth`)."""
+    tray; cubes, the lamp and the camera are the counted tables' (`PieceSynth`)."""
 
     def __init__(self, board: CountingBoard, kit: ShogunKit, side: str = "sun",
                  palette: Mapping[str, tuple[Tone, Tone]] | None = None) -> None:
@@ -120,12 +97,12 @@ class ShogunSynth(RumbleSynth):
         image = np.full((height, width, 3), (88, 120, 150), np.uint8)  # the table top
         self._regions(image)
         self._links(image)
-        for zone in self.rumble.regions:
+        for zone in self.counting.regions:
             radius = round((zone.radius or 0) * PX_PER_MM)
             cv2.circle(image, self._mm(*zone.center), radius, _DISC, -1, cv2.LINE_AA)
             cv2.circle(image, self._mm(*zone.center), radius, _RIM, round(PX_PER_MM),
                        cv2.LINE_AA)
-            below = (zone.radius or 0) + self.rumble.reach_mm + 10  # out of the reader's reach
+            below = (zone.radius or 0) + self.counting.reach_mm + 10  # out of the reader's reach
             cv2.putText(image, zone.name.encode("ascii", "ignore").decode(),
                         self._mm(zone.center[0] - (zone.radius or 0), zone.center[1] + below),
                         cv2.FONT_HERSHEY_SIMPLEX, 1.5, _NAME, 3, cv2.LINE_AA)
@@ -142,7 +119,7 @@ class ShogunSynth(RumbleSynth):
         width, height = self.geometry.board_mm
         half = height / max(len(self.shogun_kit.regions), 1) / 2  # regions are the map's rows
         cv2.rectangle(image, self._mm(0, 0), self._mm(width, height), _PAPER, -1)
-        where = {z.id: z.center for z in self.rumble.regions}
+        where = {z.id: z.center for z in self.counting.regions}
         for index, region in enumerate(self.shogun_kit.regions):
             ys = [where[p][1] for p in provinces if provinces[p].region == region.id]
             if not ys:
@@ -156,7 +133,7 @@ class ShogunSynth(RumbleSynth):
 
     def _links(self, image: np.ndarray) -> None:
         """Land links as lines, sea links as dashes, between province centres."""
-        where = {z.id: z.center for z in self.rumble.regions}
+        where = {z.id: z.center for z in self.counting.regions}
         for link in self.shogun_kit.sides[self.side].links:
             (ax, ay), (bx, by) = where[link.a], where[link.b]
             steps = 1 if link.kind == "land" else max(1, round(math.dist((ax, ay), (bx, by)) / 8))
@@ -169,21 +146,13 @@ class ShogunSynth(RumbleSynth):
 
     def _tower(self, image: np.ndarray) -> None:
         """The tower's top behind the tray, the tray's rim and floor."""
-        tray = self.rumble.tray
+        tray = self.counting.tray
         assert tray.rect is not None
         x, y, w, h = tray.rect
         cv2.rectangle(image, self._mm(x + 15, y - 100), self._mm(x + w - 15, y - 12), _TOWER, -1)
         cv2.rectangle(image, self._mm(x - 8, y - 8), self._mm(x + w + 8, y + h + 8),
                       _RIM_WOOD, -1)
         cv2.rectangle(image, self._mm(x, y), self._mm(x + w, y + h), _FLOOR, -1)
-
-    def table(self, scene: Any, art: int = 0,
-              cards: tuple[tuple[float, float, float], ...] = ()) -> np.ndarray:
-        """The table with the scene's cubes, in provinces and in the tray (in white light)."""
-        image = super().table(scene, art, cards)
-        for cube in (*getattr(scene, "tray", ()), *getattr(scene, "aside", ())):
-            self._cube(image, self.palette[cube.colour], cube.center, cube.angle, cube.top)
-        return image
 
 
 def colour_of(board: CountingBoard, kind: str) -> str:
@@ -204,7 +173,7 @@ def position_counts(state: ShogunState, board: CountingBoard) -> dict[str, dict[
 
 
 def place_tray(board: CountingBoard, tray: Mapping[str, int], rng: random.Random,
-               touch: float = 0.5) -> tuple[Soldier, ...]:
+               touch: float = 0.5) -> tuple[Cube, ...]:
     """Cubes for `tray` (colour -> how many) as they fall from the tower: in the tray's
     rectangle, mostly in the part nearer the tower's mouth, each with chance `touch` beside one
     already there (touching, or nearly), whatever its colour. A cube with no room is not
@@ -214,7 +183,7 @@ def place_tray(board: CountingBoard, tray: Mapping[str, int], rng: random.Random
     s = board.cube_mm
     colours = [c for c, n in sorted(tray.items()) for _ in range(n)]
     rng.shuffle(colours)
-    placed: list[Soldier] = []
+    placed: list[Cube] = []
     shapes: list[np.ndarray] = []
     for colour in colours:
         top = (rng.uniform(-0.06, 0.06), rng.uniform(-0.06, 0.06))
@@ -233,18 +202,18 @@ def place_tray(board: CountingBoard, tray: Mapping[str, int], rng: random.Random
             if inside and all(cv2.intersectConvexConvex(
                     shape.astype(np.float32), other.astype(np.float32))[0] < 0.05
                     for other in shapes):
-                placed.append(Soldier(colour, board.tray.id, where, angle, top))
+                placed.append(Cube(colour, board.tray.id, where, angle, top))
                 shapes.append(shape)
                 break
     return tuple(placed)
 
 
 def scene_of(board: CountingBoard, state: ShogunState, rng: random.Random,
-             light: Light = WHITE_LIGHT) -> ShogunScene:
+             light: Light = WHITE_LIGHT) -> PieceScene:
     """`state`'s armies in their provinces and its tray's cubes in the tray, at random spots."""
-    cubes = place_soldiers(board, position_counts(state, board), rng)
+    cubes = place_cubes(board, position_counts(state, board), rng)
     tray = {colour_of(board, kind): n for kind, n in state.tray.items() if n}
-    return ShogunScene({}, cubes, light=light, tray=place_tray(board, tray, rng))
+    return PieceScene({}, cubes, light=light, tray=place_tray(board, tray, rng))
 
 
 def random_position(kit: ShogunKit, seed: int, rng: random.Random,
@@ -289,14 +258,14 @@ def frames(synth: ShogunSynth, count: int, size: tuple[int, int], seed: int = 0,
         state = random_position(synth.shogun_kit, rng.randrange(1 << 30), rng, synth.side)
         if big_throws and rng.random() < big_throws:
             state = replace(state, tray=frozen(random_throw(synth.shogun_kit, state, rng)))
-        scene = scene_of(synth.rumble, state, rng, light)
+        scene = scene_of(synth.counting, state, rng, light)
         camera = random_camera(rng, size)
         yield photograph(synth, scene, camera, random_look(rng))
 
 
-def photograph(synth: ShogunSynth, scene: ShogunScene, camera: Camera,
+def photograph(synth: ShogunSynth, scene: PieceScene, camera: Camera,
                look: Look | None = None) -> ShogunFrame:
     """A frame of `scene` with its ground truth (a perfect look by default)."""
     image = synth.photograph(scene, camera, look or Look()).image
-    board = synth.rumble
+    board = synth.counting
     return ShogunFrame(image, scene.counts(board), scene.tray_counts(board), scene)

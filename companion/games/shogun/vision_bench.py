@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import Benchmark
-from companion.games.rumble_nation.synth import DIM_LIGHT, WARM_LIGHT, WHITE_LIGHT, Light
-from companion.games.rumble_nation.vision_bench import score_counts
 from companion.games.shogun.kit import ShogunKit
 from companion.games.shogun.reader import TRAY, load_board
 from companion.games.shogun.synth import ShogunFrame, ShogunSynth
 from companion.games.shogun.synth import frames as corpus
 from companion.kits import load_kit
+from companion.vision.count_scoring import score_counts, share
 from companion.vision.counting import CountingReader, CountReading
+from companion.vision.piece_synth import DIM_LIGHT, WARM_LIGHT, WHITE_LIGHT, Light
 from companion.vision.table import BoardNotFound
 
 __all__ = ["BENCH", "FRAME_SIZE", "bench_shogun_vision", "lines", "run"]
@@ -100,11 +100,11 @@ class _Score:
     def figures(self) -> dict[str, Any]:
         t, times = self.tally, self.times
         return {
-            "count_accuracy": _share(t["count_right"], t["cells"]),
-            "occupied_count_accuracy": _share(t["occupied_right"], t["occupied"]),
-            "tray_accuracy": _share(t["tray_right"], t["tray_cells"]),
-            "tray_exact": _share(t["trays_exact"], len(times)),
-            "doubtful_share": _share(t["doubtful"], t["zones"]),
+            "count_accuracy": share(t["count_right"], t["cells"]),
+            "occupied_count_accuracy": share(t["occupied_right"], t["occupied"]),
+            "tray_accuracy": share(t["tray_right"], t["tray_cells"]),
+            "tray_exact": share(t["trays_exact"], len(times)),
+            "doubtful_share": share(t["doubtful"], t["zones"]),
             "silent_wrong_zones": t["silent_wrong"],
             "fps": round(1 / statistics.mean(times), 2) if times else 0.0,
             "read_ms_p50": round(statistics.median(times) * 1000, 1) if times else 0.0,
@@ -116,10 +116,6 @@ class _Score:
             "tray_errors": {f"{c} {n}->{r}": k
                             for (c, n, r), k in self.tray_errors.most_common(12)},
         }
-
-
-def _share(part: int, whole: int) -> float:
-    return round(part / max(whole, 1), 5)
 
 
 def _score(reader: CountingReader, synth: ShogunSynth, count: int, size: tuple[int, int],
