@@ -14,17 +14,34 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from companion import __version__
+from companion.cli._capabilities import benchmark as _benchmark
+from companion.cli._capabilities import need as _need
+from companion.cli._common import DEFAULT_GAME, GAME_OPTION
+from companion.cli._common import check_broadcast as _check_broadcast
+from companion.cli._common import check_port as _check_port
+from companion.cli._common import fail as _fail
+from companion.cli._common import game as _game
+from companion.cli._common import kit_name as _kit_name
+from companion.cli._common import open_store as _open_store
+from companion.cli._common import pairs_of as _pairs_of
+from companion.cli._common import physical_set as _physical_set
+from companion.cli._common import public_url as _public_url
+from companion.cli._common import report as _report
+from companion.cli._common import saved_settings as _saved_settings
+from companion.cli._progress import Progress as _Progress
+from companion.cli._progress import stdout_to_stderr as _stdout_to_stderr
+from companion.cli._words import describe_view as _describe_view
+from companion.cli._words import summary as _summary
 from companion.engine import (
     PUBLIC,
     REFEREE,
@@ -36,6 +53,7 @@ from companion.engine import (
 from companion.games import CAPABILITIES, GameSpec, MissingCapability, UnknownGameName, all_games
 from companion.games import game as game_spec
 from companion.kits import KitError, load_kit, shipped_kits
+from companion.options import option_value as _option_value
 from companion.record import (
     RecordError,
     read_record,
@@ -49,40 +67,6 @@ from companion.userdata import lan_address
 from companion.userdata import referee_token as referee_token_kept
 
 __all__ = ["DEFAULT_GAME", "main"]
-
-DEFAULT_GAME = "sekigahara"
-"""The game a command uses when none is named: the first game the companion referees."""
-
-
-def _fail(message: str, code: int = 1) -> NoReturn:
-    """Say what is wrong on stderr and exit (1: the input has a problem)."""
-    click.echo(f"error: {message}", err=True)
-    raise SystemExit(code)
-
-
-def _game(name: str) -> GameSpec:
-    """The game a name or alias names, or exit 1 listing the games there are."""
-    try:
-        return game_spec(name)
-    except UnknownGameName as exc:
-        _fail(str(exc))
-
-
-def _need(spec: GameSpec, capability: str) -> Any:
-    """A game's capability, or exit 1 with the spec's sentence (MissingCapability)."""
-    try:
-        return spec.need(capability)
-    except MissingCapability as exc:
-        _fail(str(exc))
-
-
-def _kit_name(text: str) -> str:
-    """A kit argument: a game's name or alias stands for the kit its package ships; anything
-    else (a kit's own name, a folder holding an edited copy) is passed on as typed."""
-    try:
-        return game_spec(text).kit
-    except UnknownGameName:
-        return text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -219,7 +203,7 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
     if as_json:
         click.echo(json.dumps(view, indent=2, ensure_ascii=False))
     else:
-        _print_summary(result.game, result.applied, at_line)
+        click.echo(_summary(result.game, result.applied, at_line))
         if not check:
             click.echo(_describe_view(view, result.game, role))
     if result.problem is not None:
@@ -232,38 +216,6 @@ def replay_command(record_file: Path, check: bool, at_line: int | None, as_json:
             raise SystemExit(1)
     if check and not as_json:
         click.echo(f"OK: {record_file} verifies ({result.applied} actions)")
-
-
-def _print_summary(game: Game[Any], applied: int, at_line: int | None) -> None:
-    game_type = game.rules.game_type
-    where = f" up to line {at_line}" if at_line else ""
-    outcome = game.outcome
-    result = "in progress" if outcome is None else (
-        f"{outcome.winner or 'nobody'} won: {outcome.termination} (rule {outcome.rule})"
-        if outcome.winner else f"draw: {outcome.termination} (rule {outcome.rule})")
-    click.echo(f"{game_type.title}: {applied} actions replayed{where}; {result}")
-
-
-def _describe_view(view: dict[str, Any], game: Game[Any] | None = None, role: str = PUBLIC,
-                   last: int = 5) -> str:
-    """The position in a few readable lines (--json prints it all): the view's plain facts,
-    its larger parts by size, and the last actions in words as `role` may know them."""
-    lines = []
-    for key, value in view.items():
-        label = key.replace("_", " ")
-        if value is None or isinstance(value, str | int | float | bool):
-            lines.append(f"{label}: {'none' if value is None else value}")
-        elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
-            lines.append(f"{label}: {', '.join(str(v) for v in value) or 'none'}")
-        elif isinstance(value, dict | list):
-            lines.append(f"{label}: {len(value)} entries (--json shows them)")
-    if game is not None and game.history:
-        lines.append("last actions:")
-        first = max(0, len(game.history) - last)
-        for n in range(first, len(game.history)):
-            said = game.rules.say(game.before(n), game.history[n].action, role)
-            lines.append(f"  {n + 1}. {said}")
-    return "\n".join(lines)
 
 
 @main.command("simulate")
@@ -288,14 +240,14 @@ def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str
         loaded = load_kit(_kit_name(kit_name) if kit_name else spec.kit)
         if loaded.game != spec.name:
             raise ValueError(f"the kit {loaded.id} is for {loaded.game}, not {spec.name}")
-        game = Game(spec.rules(loaded, _pairs(options, _option_value)), seed=seed)
+        game = Game(spec.rules(loaded, _pairs_of(options, _option_value)), seed=seed)
     except (KitError, EngineError, ValueError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(1) from None
     playout = random_playout(game, max_actions=max_actions)
     started = datetime.fromisoformat(start) if start else datetime.now(UTC).replace(microsecond=0)
     record = record_of(game, loaded, started_at=started, source="simulator",
-                       players=_pairs(players, str))
+                       players=_pairs_of(players, str))
     if out is None:
         write_record(sys.stdout, record.header, record.entries)
     else:
@@ -304,32 +256,9 @@ def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str
         click.echo(f"{out}: {playout.actions} actions, {state}")
 
 
-def _pairs(items: tuple[str, ...], parse: Callable[[str], Any]) -> dict[str, Any]:
-    result = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}")
-        result[key] = parse(value)
-    return result
-
-
-def _option_value(text: str) -> Any:
-    """A game option's value: JSON (`30`, `"table"`, `true`), or else the text itself, so
-    that `--option knowledge=table` means what it says."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
 @main.group()
 def bench() -> None:
     """Benchmarks that print figures."""
-
-
-GAME_OPTION = click.option("--game", default=DEFAULT_GAME, show_default=True,
-                           help="The game (a name or an alias, e.g. rumble-nation).")
 
 
 @bench.command("engine")
@@ -376,11 +305,6 @@ def bench_referee_command(game: str, games: int, seed: int, as_json: bool) -> No
     _report(figures, as_json, describe_referee(figures))
 
 
-def _report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
-    """A benchmark's figures: one JSON object for scripts, or sentences for people."""
-    click.echo(json.dumps(figures) if as_json else "\n".join(lines))
-
-
 def _run_benchmark(bench: Any, settings: dict[str, Any], label: str) -> dict[str, Any]:
     """A game's Benchmark run with `settings`, with a progress bar when its `run` takes a
     `tick` and standard error is a terminal (otherwise it is called exactly as before)."""
@@ -392,14 +316,6 @@ def _run_benchmark(bench: Any, settings: dict[str, Any], label: str) -> dict[str
         else:
             figures = bench.run(**settings)
     return figures
-
-
-def _benchmark(spec: GameSpec, capability: str) -> Any:
-    """A game's Benchmark (`vision_bench`, `engine_bench`), or exit 1 saying why not."""
-    try:
-        return spec.benchmark(capability)
-    except (MissingCapability, TypeError) as exc:
-        _fail(str(exc))
 
 
 @main.command("sim")
@@ -420,7 +336,7 @@ def sim_command(game_name: str, games: int, seed: int, out: Path | None,
     from companion.sim import simulate
 
     spec = _game(game_name)
-    chosen = _pairs(options, _option_value)
+    chosen = _pairs_of(options, _option_value)
     if players is not None:
         chosen["players"] = players
     try:
@@ -680,7 +596,7 @@ def games_show(store: Store, game_id: int, role: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(view, indent=2, ensure_ascii=False))
         return
-    _print_summary(session.game, len(session.entries), None)
+    click.echo(_summary(session.game, len(session.entries), None))
     click.echo(f"waiting for: {', '.join(session.game.to_move()) or 'nobody'}")
     click.echo(_describe_view(view, session.game, role))
 
@@ -814,7 +730,7 @@ def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: 
     _need(spec, "simulator")
     if set_name is not None:
         _physical_set(set_name)  # a missing or unfinished set: said before anything starts
-    chosen = _pairs(rules_options, _option_value)
+    chosen = _pairs_of(rules_options, _option_value)
     if players is not None:
         chosen["players"] = players
     try:
@@ -958,7 +874,7 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
             assert spec is not None
             # A served game is played at a real table, watched or not (the tablet alone
             # enters the draws): the game's table options, unless --option says otherwise.
-            chosen = {**spec.table_options, **_pairs(options, _option_value)}
+            chosen = {**spec.table_options, **_pairs_of(options, _option_value)}
             if chosen_set is not None and chosen_set.game != spec.name:
                 _fail(f"set {chosen_set.name} is a {chosen_set.game} set, not {spec.name}")
             session = Session.start(store, spec.name, options=chosen, claim=True,
@@ -1006,123 +922,6 @@ def _newest_set() -> str | None:
     from companion.table.sets import newest_set
 
     return newest_set()
-
-
-def _physical_set(name: str) -> Any:
-    """A registered set by name (`companion.table.sets`); a clear error otherwise."""
-    from companion.table.sets import load_set
-
-    try:
-        return load_set(name)
-    except ValueError as exc:
-        _fail(str(exc))
-
-
-@contextlib.contextmanager
-def _stdout_to_stderr() -> Iterator[None]:
-    """Standard output sent to standard error for a while, at the file descriptor, so that a
-    child process started meanwhile (a browser, which may print as it starts) cannot write
-    into the one JSON document --json promises on standard output."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-class _Progress:
-    """A progress bar on the terminal for a long job (click's own), on standard error so that
-    --json output stays one clean object; nothing at all when standard error is not a terminal
-    (a log, a pipe, a test), where a redrawn line would only be noise.
-
-    `tick(total)` counts one more step (the simulator, the demo); `at(done, total)` puts the
-    bar where a benchmark says it is (`companion.bench.Tick`), and `callback` is that, or None
-    when no bar is drawn, so that a benchmark does no work for one. `say(line)` prints a line
-    on standard output without leaving the bar's half-drawn line in front of it. As a context
-    manager it closes the bar however the job ends."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.bar: Any = None
-        self.shown = sys.stderr.isatty()
-
-    @property
-    def callback(self) -> Callable[[int, int], None] | None:
-        return self.at if self.shown else None
-
-    def tick(self, total: int = 0) -> None:
-        if self.shown:
-            self.at((0 if self.bar is None else self.bar.pos) + 1, total)
-
-    def at(self, done: int, total: int) -> None:
-        if not self.shown:
-            return
-        if self.bar is None:
-            self.bar = click.progressbar(length=max(total, 1), label=self.label,
-                                         file=sys.stderr, show_pos=True)
-            self.bar.__enter__()
-        elif total > 0 and total != self.bar.length:
-            self.bar.length = total  # a total learnt on the way (games played, then replayed)
-        if done > self.bar.pos:
-            self.bar.update(done - self.bar.pos)
-
-    def say(self, line: str) -> None:
-        if self.bar is not None:
-            sys.stderr.write("\r\033[K")  # the bar is drawn again at its next step
-            sys.stderr.flush()
-        click.echo(line)
-
-    def done(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.done()
-
-
-def _check_port(host: str, port: int) -> None:
-    """One clear error for a port that is taken (another `companion serve`, say)."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-        try:
-            probe.bind((host, port))
-        except OSError as exc:
-            _fail(f"port {port} on {host} cannot be used ({exc.strerror}): is another "
-                  "companion serve running? Choose another with --port")
-
-
-def _public_url(given: str | None, host: str, port: int) -> str:
-    """Where the phones reach the table: --public-url, else the LAN address when serving on
-    every interface, else the address served on. A URL without http(s) is an error."""
-    if given:
-        parts = urllib.parse.urlsplit(given)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            _fail(f"--public-url {given!r} is not an http(s) address such as "
-                  "http://192.168.1.20:8000")
-        return given.rstrip("/")
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
-    return f"http://{shown}:{port}"
-
-
-def _saved_settings() -> Any:
-    """The table's settings from `companion setup`; a broken file is named (exit 1)."""
-    from companion.settings import SettingsError, load_settings
-
-    try:
-        return load_settings()
-    except SettingsError as exc:
-        _fail(f"{exc} (fix or delete it, or run companion setup again)")
 
 
 @main.command("setup")
@@ -1310,28 +1109,6 @@ def referee_link_command(port: int, public_url: str | None, qr: bool) -> None:
         import segno
 
         segno.make(link, error="m").terminal(compact=True)
-
-
-def _check_broadcast(url: str) -> None:
-    """A table refuses to broadcast to a broker that refuses its credentials (exit 1); a broker
-    it cannot reach yet only delays the broadcast."""
-    from companion.broadcast import BroadcastError, check_broker, parse_url
-
-    try:
-        reached = check_broker(parse_url(url))
-    except BroadcastError as exc:
-        _fail(f"broadcast: {exc}")
-    if not reached:
-        click.echo(f"warning: broadcast: {parse_url(url).redacted()} cannot be reached now: "
-                   "the game is recorded and published when it can be", err=True)
-
-
-def _open_store(db: Path | None) -> Store:
-    try:
-        return Store(db)
-    except StoreError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
 
 
 @main.command("print-card-labels")
@@ -1724,7 +1501,6 @@ def hardware_plan(camera_name: str, lens_mm: float | None, tag_mm: float, game: 
         click.echo(f"  {lens:>5} mm lens: mount {result.height_mm / 10:.0f} cm above the table, "
                    f"{result.px_per_mm:.2f} px/mm, {result.px_per_module:.1f} px per module "
                    f"({verdict}; smallest readable tag {result.smallest_tag_mm} mm)")
-
 
 
 @main.command("broadcast")
