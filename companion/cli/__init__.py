@@ -30,7 +30,6 @@ from companion.cli._common import DEFAULT_GAME, GAME_OPTION
 from companion.cli._common import check_broadcast as _check_broadcast
 from companion.cli._common import check_port as _check_port
 from companion.cli._common import fail as _fail
-from companion.cli._common import game as _game
 from companion.cli._common import kit_name as _kit_name
 from companion.cli._common import open_store as _open_store
 from companion.cli._common import pairs_of as _pairs_of
@@ -38,10 +37,12 @@ from companion.cli._common import physical_set as _physical_set
 from companion.cli._common import public_url as _public_url
 from companion.cli._common import report as _report
 from companion.cli._common import saved_settings as _saved_settings
+from companion.cli._common import spec_of as _game
 from companion.cli._progress import Progress as _Progress
 from companion.cli._progress import stdout_to_stderr as _stdout_to_stderr
 from companion.cli._words import describe_view as _describe_view
 from companion.cli._words import summary as _summary
+from companion.cli.kit import kit
 from companion.engine import (
     PUBLIC,
     REFEREE,
@@ -52,7 +53,7 @@ from companion.engine import (
 )
 from companion.games import CAPABILITIES, GameSpec, MissingCapability, UnknownGameName, all_games
 from companion.games import game as game_spec
-from companion.kits import KitError, load_kit, shipped_kits
+from companion.kits import KitError, load_kit
 from companion.options import option_value as _option_value
 from companion.record import (
     RecordError,
@@ -75,86 +76,10 @@ def main() -> None:
     """Tabletop Companion: watches a board wargame, referees it and records it."""
 
 
-@main.group()
-def kit() -> None:
-    """Game component kits: maps, cards and pieces."""
-
-
-@kit.command("check")
-@click.argument("name_or_path")
-def kit_check(name_or_path: str) -> None:
-    """Validate a kit (a shipped kit's name, or a folder holding an edited copy).
-
-    Prints a summary of the kit, or every problem found with its file, line and entry,
-    and exits 1 when there is any problem.
-    """
-    try:
-        loaded = load_kit(_kit_name(name_or_path))
-    except KitError as exc:
-        click.echo(str(exc), err=True)
-        raise SystemExit(1) from None
-    click.echo(f"{loaded.title}: OK" + ("  [SAMPLE components]" if loaded.sample else ""))
-    for label, value in loaded.summary():
-        click.echo(f"  {label:<10} {value}")
-
-
-@kit.command("list")
-def kit_list() -> None:
-    """List the kits shipped with the companion."""
-    for name in shipped_kits():
-        click.echo(name)
-
-
-@kit.command("author")
-@click.argument("game_name", metavar="GAME")
-@click.option("--name", "kit_id", metavar="NAME",
-              help="The new kit's name: lower case, digits and _ (default: my_GAME). Its draft "
-              "and its folder in the user's data folder are named after it.")
-@click.option("--image", type=click.Path(path_type=Path, exists=True, dir_okay=False),
-              help="A photo of your board (JPEG or PNG) to start from.")
-@click.option("--camera", help="Offer the camera's current view as the photo: pi, usb:0 or "
-              "folder:PATH.")
-@click.option("--host", default="0.0.0.0", show_default=True,
-              help="The address to serve on (0.0.0.0: the local network).")
-@click.option("--port", default=8000, show_default=True)
-def kit_author(game_name: str, kit_id: str | None, image: Path | None, camera: str | None,
-               host: str, port: int) -> None:
-    """Enter your own board from a photo, on a page for the referee's tablet: each area's
-    centre, outline, neighbours and values; writes a kit that `companion kit check` checks.
-
-    Every change is kept as a draft, so the page can be closed and opened again. Stops with
-    Ctrl-C."""
-    import re
-
-    from companion.kits.author import AuthorError, author_spec, draft_folder, kit_folder
-    from companion.userdata import data_dir
-    from companion.web.kit_author import AuthorOptions, serve_kit_author_page
-
-    name = kit_id or f"my_{_game(game_name).name}"
-    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", name):
-        _fail(f"--name {name!r}: lower-case letters, digits and _, starting with a letter", 2)
-    try:
-        spec = author_spec(_game(game_name).name)
-    except AuthorError as exc:
-        _fail(str(exc))
-    photo = image.read_bytes() if image is not None else None
-    _check_port(host, port)
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
-
-    def ready() -> None:
-        click.echo(f"the kit author page (Ctrl-C ends it): http://{shown}:{port}/kit-author"
-                   f"#token={referee_token_kept()}")
-        click.echo(f"draft: {draft_folder(spec.game, name, data_dir()) / 'draft.json'}")
-        click.echo(f"the kit is written to {kit_folder(name, data_dir())}")
-
-    try:
-        serve_kit_author_page(AuthorOptions(referee_token_kept(), spec.game, name, data_dir(),
-                                            camera, host, port, host_names=(shown,)),
-                              photo, ready)
-    except AuthorError as exc:
-        _fail(f"kit author: {exc}")
-    except ValueError as exc:  # the photo given
-        _fail(f"kit author: {image}: {exc}")
+COMMANDS: tuple[click.Command, ...] = (kit,)
+"""The registry: every command and command group `companion` offers, each from its module."""
+for _command in COMMANDS:
+    main.add_command(_command)
 
 
 @main.command("rules")

@@ -21,9 +21,9 @@ from companion.games import game as game_spec
 from companion.options import SettingError, option_value, pairs
 from companion.record.store import Store, StoreError
 
-__all__ = ["DEFAULT_GAME", "GAME_OPTION", "check_broadcast", "check_port", "fail", "game",
+__all__ = ["DEFAULT_GAME", "GAME_OPTION", "check_broadcast", "check_port", "fail",
            "game_options", "kit_name", "open_store", "pairs_of", "physical_set", "public_url",
-           "report", "saved_settings"]
+           "report", "saved_settings", "spec_of"]
 
 DEFAULT_GAME = "sekigahara"
 """The game a command uses when none is named: the first game the companion referees."""
@@ -38,7 +38,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise SystemExit(code)
 
 
-def game(name: str) -> GameSpec:
+def spec_of(name: str) -> GameSpec:
     """The game a name or alias names, or exit 1 listing the games there are."""
     try:
         return game_spec(name)
