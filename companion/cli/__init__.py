@@ -17,7 +17,6 @@ import json
 import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,24 +42,21 @@ from companion.cli._progress import stdout_to_stderr as _stdout_to_stderr
 from companion.cli._words import describe_view as _describe_view
 from companion.cli._words import summary as _summary
 from companion.cli.kit import kit
+from companion.cli.replay import replay_command, sim_command, simulate
+from companion.cli.rules import rules_command
 from companion.engine import (
     PUBLIC,
-    REFEREE,
     EngineError,
-    Game,
     UnknownRole,
-    random_playout,
 )
-from companion.games import CAPABILITIES, GameSpec, MissingCapability, UnknownGameName, all_games
+from companion.games import GameSpec, MissingCapability, UnknownGameName
 from companion.games import game as game_spec
 from companion.kits import KitError, load_kit
 from companion.options import option_value as _option_value
 from companion.record import (
     RecordError,
     read_record,
-    record_of,
     repatch,
-    replay,
     write_record,
 )
 from companion.record.store import Store, StoreError
@@ -76,109 +72,10 @@ def main() -> None:
     """Tabletop Companion: watches a board wargame, referees it and records it."""
 
 
-COMMANDS: tuple[click.Command, ...] = (kit,)
+COMMANDS: tuple[click.Command, ...] = (kit, rules_command, replay_command, simulate, sim_command)
 """The registry: every command and command group `companion` offers, each from its module."""
 for _command in COMMANDS:
     main.add_command(_command)
-
-
-@main.command("rules")
-def rules_command() -> None:
-    """List the games the companion hosts: names and aliases, rules, and what each can do."""
-    for name, spec in all_games().items():
-        game_type = spec.rules.game_type
-        also = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
-        click.echo(f"{name:<14} {game_type.title} ({game_type.min_players}-"
-                   f"{game_type.max_players} players; rules: {game_type.rulebook}){also}")
-        offers = [words for capability, words in CAPABILITIES.items() if spec.has(capability)]
-        click.echo(f"{'':<14} offers: {', '.join(offers) or 'rules and kit only'}")
-
-
-@main.command("replay")
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--check", is_flag=True, help="Verify every line; exit 1 at the first problem.")
-@click.option("--at", "at_line", type=click.IntRange(min=1), metavar="N",
-              help="Stop after file line N (line 1 is the header: the starting position).")
-@click.option("--json", "as_json", is_flag=True, help="Print the view as JSON, for scripts.")
-@click.option("--role", default=PUBLIC, show_default=True,
-              help=f"Whose view to show: a player's role, {PUBLIC} or {REFEREE}.")
-@click.option("--kit", "kit_path", help="Replay with this kit (name or folder) instead.")
-@click.option("--repatch", is_flag=True,
-              help="Re-run the actions with today's rules and report if the outcome changes.")
-def replay_command(record_file: Path, check: bool, at_line: int | None, as_json: bool,
-                   role: str, kit_path: str | None, repatch: bool) -> None:
-    """Re-run a game record through the rules and show the position it reaches.
-
-    With --check, reports OK or the first illegal action or divergence (line, rule, message),
-    and a record that is not whole: cut at the end (no seal) or not chained (no hashes).
-    """
-    from companion.record import integrity_problem
-
-    if repatch:
-        _repatch([record_file], kit_path, as_json)
-        return
-    try:
-        record = read_record(record_file)
-        result = replay(record, kit=_kit_name(kit_path) if kit_path else None,
-                        upto_line=at_line)
-        view = result.game.view(role)
-    except (RecordError, UnknownRole) as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    if as_json:
-        click.echo(json.dumps(view, indent=2, ensure_ascii=False))
-    else:
-        click.echo(_summary(result.game, result.applied, at_line))
-        if not check:
-            click.echo(_describe_view(view, result.game, role))
-    if result.problem is not None:
-        click.echo(f"{record_file}:{result.problem}", err=True)
-        raise SystemExit(1)
-    unsound = integrity_problem(record)
-    if unsound is not None:  # the rules accept every line, but the file may not be whole
-        click.echo(f"{'error' if check else 'warning'}: {unsound}", err=True)
-        if check:
-            raise SystemExit(1)
-    if check and not as_json:
-        click.echo(f"OK: {record_file} verifies ({result.applied} actions)")
-
-
-@main.command("simulate")
-@click.argument("game_name", metavar="GAME")
-@click.option("--seed", default=0, show_default=True, help="Seed for chance and the players.")
-@click.option("--kit", "kit_name", help="Kit name or folder (default: the game's own kit).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A game option, e.g. --option turns=30 (a JSON value or a word).")
-@click.option("--player", "players", multiple=True, metavar="ROLE=NAME",
-              help="A player's name for the record header.")
-@click.option("--max-actions", default=10_000, show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the game record here (default: print it).")
-@click.option("--start", "start", help="Start time for the record (ISO 8601; default now).")
-def simulate(game_name: str, seed: int, kit_name: str | None, options: tuple[str, ...],
-             players: tuple[str, ...], max_actions: int, out: Path | None,
-             start: str | None) -> None:
-    """Play a game (name or alias) at random, seeded, and write its record: the rules fuzzer,
-    and test data."""
-    spec = _game(game_name)
-    try:
-        loaded = load_kit(_kit_name(kit_name) if kit_name else spec.kit)
-        if loaded.game != spec.name:
-            raise ValueError(f"the kit {loaded.id} is for {loaded.game}, not {spec.name}")
-        game = Game(spec.rules(loaded, _pairs_of(options, _option_value)), seed=seed)
-    except (KitError, EngineError, ValueError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    playout = random_playout(game, max_actions=max_actions)
-    started = datetime.fromisoformat(start) if start else datetime.now(UTC).replace(microsecond=0)
-    record = record_of(game, loaded, started_at=started, source="simulator",
-                       players=_pairs_of(players, str))
-    if out is None:
-        write_record(sys.stdout, record.header, record.entries)
-    else:
-        write_record(out, record.header, record.entries)
-        state = "finished" if playout.finished else f"stopped after {max_actions} actions"
-        click.echo(f"{out}: {playout.actions} actions, {state}")
 
 
 @main.group()
@@ -241,49 +138,6 @@ def _run_benchmark(bench: Any, settings: dict[str, Any], label: str) -> dict[str
         else:
             figures = bench.run(**settings)
     return figures
-
-
-@main.command("sim")
-@click.argument("game_name", metavar="GAME")
-@click.option("--games", default=10, show_default=True, help="How many games to play.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
-              help="Keep each game's record in this folder.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A game option for every game, e.g. --option side=moon (a JSON value or a "
-              "word).")
-@click.option("--players", type=click.IntRange(min=1),
-              help="How many players, for games with a player count (--option players=N).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def sim_command(game_name: str, games: int, seed: int, out: Path | None,
-                options: tuple[str, ...], players: int | None, as_json: bool) -> None:
-    """Play whole random games of GAME and verify each record; exit 1 on any failure."""
-    from companion.sim import simulate
-
-    spec = _game(game_name)
-    chosen = _pairs_of(options, _option_value)
-    if players is not None:
-        chosen["players"] = players
-    try:
-        with _Progress(f"{spec.title}: random games") as bar:
-            report = simulate(spec.name, games, seed, out, tick=lambda: bar.tick(games),
-                              options=chosen)
-    except (EngineError, ValueError) as exc:  # a refused option names the ones there are;
-        # said once the bar is closed, on a line of its own
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    figures = report.to_json()
-    if as_json:
-        click.echo(json.dumps(figures))
-    else:
-        click.echo(f"{spec.title}: {figures['games']} games, {figures['games_per_s']} games/s, "
-                   f"{figures['avg_actions']} actions per game on average")
-        for ending, n in figures["endings"].items():
-            click.echo(f"  {n:>5}  {ending}")
-        click.echo("all records verified" if figures["all_records_verified"]
-                   else "FAILURES:\n" + "\n".join(f"  {f}" for f in figures["failures"]))
-    if not figures["all_records_verified"]:
-        raise SystemExit(1)
 
 
 @bench.command("record")
@@ -424,40 +278,6 @@ def _setting_text(value: Any) -> str:
     if isinstance(value, tuple | list):
         return "x".join(str(v) for v in value)
     return str(value)
-
-
-def _repatch(files: list[Path], kit_path: str | None, as_json: bool = False) -> None:
-    """Exit 1 if any record's outcome changes under today's rules (or no longer replays).
-
-    With `as_json`, one object on standard output, `{"records": [...], "changed": N}`, each
-    record's outcome as recorded and now; a record that cannot be read is said on standard
-    error and left out (and counts as changed)."""
-    changed, said = 0, []
-    for path in files:
-        try:
-            result = repatch(read_record(path), kit=kit_path)
-        except RecordError as exc:
-            click.echo(f"error: {exc}", err=True)
-            changed += 1
-            continue
-        said.append({"file": str(path), "changed": result.changed,
-                     "recorded": result.recorded, "now": result.now,
-                     "problem": None if result.problem is None else str(result.problem)})
-        if not as_json:
-            click.echo(_repatch_line(path, result))
-        changed += result.changed
-    if as_json:
-        click.echo(json.dumps({"records": said, "changed": changed}, ensure_ascii=False))
-    if changed:
-        raise SystemExit(1)
-
-
-def _repatch_line(path: Path, result: Any) -> str:
-    if result.problem is not None:
-        return f"{path}: CHANGED: {result.problem}"
-    if result.changed:
-        return f"{path}: CHANGED: was {result.recorded}, now {result.now}"
-    return f"{path}: same outcome: {result.now or 'unfinished'}"
 
 
 # --- stored games ----------------------------------------------------------------------------
