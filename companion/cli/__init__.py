@@ -11,7 +11,6 @@ command exit 1 with the spec's sentence ("Skirmish has no table referee yet").
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import urllib.parse
 from collections.abc import Iterator
@@ -27,31 +26,20 @@ from companion.cli._common import check_broadcast as _check_broadcast
 from companion.cli._common import check_port as _check_port
 from companion.cli._common import fail as _fail
 from companion.cli._common import kit_name as _kit_name
-from companion.cli._common import open_store as _open_store
-from companion.cli._common import pairs_of as _pairs_of
-from companion.cli._common import physical_set as _physical_set
 from companion.cli._common import public_url as _public_url
-from companion.cli._common import report as _report
 from companion.cli._common import saved_settings as _saved_settings
 from companion.cli._common import spec_of as _game
 from companion.cli._progress import Progress as _Progress
-from companion.cli._progress import stdout_to_stderr as _stdout_to_stderr
 from companion.cli.bench import bench
+from companion.cli.demo import demo_command
 from companion.cli.games import games
 from companion.cli.kit import kit
 from companion.cli.replay import replay_command, sim_command, simulate
 from companion.cli.rules import rules_command
-from companion.engine import (
-    EngineError,
-)
-from companion.games import GameSpec, MissingCapability, UnknownGameName
+from companion.cli.serve import serve_command
+from companion.games import GameSpec, MissingCapability
 from companion.games import game as game_spec
 from companion.kits import KitError, load_kit
-from companion.options import option_value as _option_value
-from companion.record import (
-    RecordError,
-)
-from companion.record.store import StoreError
 from companion.userdata import lan_address
 from companion.userdata import referee_token as referee_token_kept
 
@@ -65,248 +53,10 @@ def main() -> None:
 
 
 COMMANDS: tuple[click.Command, ...] = (kit, rules_command, replay_command, simulate, sim_command,
-                                       bench, games)
+                                       bench, games, demo_command, serve_command)
 """The registry: every command and command group `companion` offers, each from its module."""
 for _command in COMMANDS:
     main.add_command(_command)
-
-
-
-
-@main.command("demo")
-@click.option("--seed", default=1, show_default=True, help="The simulated game to play.")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, help="The tablet's port (0: any).")
-@click.option("--db", type=click.Path(path_type=Path, dir_okay=False),
-              help="Keep the game in this database (default: a temporary one).")
-@click.option("--actions", "max_actions", type=int, help="Stop after this many actions.")
-@click.option("--illegal-at", type=int,
-              help="Before this action, a player moves a block illegally and puts it back.")
-@click.option("--pace", default=0.0, show_default=True,
-              help="Seconds to pause after each table change (to follow on the tablet).")
-@click.option("--game", default=DEFAULT_GAME, show_default=True,
-              help="The game to play (one with a table referee and a simulated player).")
-@click.option("--headless", is_flag=True, help="No browser: progress lines and a summary.")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
-@click.option("--set", "set_name", metavar="NAME",
-              help="Play with a registered physical set: its tags on the blocks, its card "
-              "stickers' codes through the reader, its kit.")
-@click.option("--option", "rules_options", multiple=True, metavar="KEY=VALUE",
-              help="A game option, e.g. --option side=moon (a JSON value or a word).")
-@click.option("--players", type=click.IntRange(min=1),
-              help="How many players, for games with a player count (--option players=N).")
-def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
-                 illegal_at: int | None, pace: float, game: str, headless: bool,
-                 as_json: bool, set_name: str | None, rules_options: tuple[str, ...],
-                 players: int | None) -> None:
-    """Play a simulated game at a simulated table through the whole pipeline.
-
-    Frames from the synthetic camera, cards through a card reader on a pseudo-terminal and
-    buttons on mock GPIO pins go through detection, tracking, the referee, the engine and the
-    record, with the live tablet at http://HOST:PORT/. Without --headless the tablet opens in
-    the browser. Exits 1 unless the record verifies and matches the simulator's game.
-    """
-    import webbrowser
-
-    from companion.demo import DemoOptions, run_demo
-
-    spec = _game(game)
-    _need(spec, "table")
-    _need(spec, "simulator")
-    if set_name is not None:
-        _physical_set(set_name)  # a missing or unfinished set: said before anything starts
-    chosen = _pairs_of(rules_options, _option_value)
-    if players is not None:
-        chosen["players"] = players
-    try:
-        spec.rules(load_kit(spec.kit), chosen or None)  # a refused option, before anything starts
-    except (EngineError, ValueError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--option/--players") from None
-    options = DemoOptions(game=spec.name, seed=seed, host=host, port=port, db=db,
-                          max_actions=max_actions, illegal_at=illegal_at, pace=pace,
-                          set_name=set_name, rules_options=chosen)
-
-    bar = _Progress(f"{spec.title} at the simulated table")
-
-    def progress(line: str) -> None:
-        if line.startswith("referee screen: ") and headless:
-            return  # its token stays off logs
-        if bar.shown and line[:1].isdigit():
-            return  # "25/161 actions ...": the progress bar says it
-        if not as_json:
-            bar.say(line)
-        if line.startswith("tablet: ") and not headless:
-            with _stdout_to_stderr() if as_json else contextlib.nullcontext():
-                webbrowser.open(line.split()[1])  # a browser's chatter stays off the JSON
-
-    try:
-        report = run_demo(options, progress, bar.tick).to_json()
-    finally:
-        bar.done()
-    keys = ("fps", "stable_states", "actions", "questions", "alerts", "latency_ms_p50",
-            "latency_ms_p95", "record_verified", "matches_script")
-    _report({**{k: report[k] for k in keys}, **report}, as_json, [
-        f"{report['script_actions']} actions in {report['seconds']} s: {report['frames']} "
-        f"frames at {report['fps']} frames/s, {report['stable_states']} stable states",
-        f"read from the table: {report['actions']}; questions asked: {report['questions']} "
-        f"({report['answered']} answered with a tap); entered by hand: {report['manual']}; "
-        f"dealt face down: {report['hidden']}; alerts: {report['alerts']}; misread and undone: "
-        f"{report['undone']}; blocks put down in a crowd: {report['crowded']}",
-        f"stable frame to tablet: p50 {report['latency_ms_p50']} ms, "
-        f"p95 {report['latency_ms_p95']} ms",
-        f"record verified: {report['record_verified']}; matches the simulator's game: "
-        f"{report['matches_script']}" + (f"; the illegal move was seen and put right: "
-                                         f"{report['illegal_corrected']}"
-                                         if report['illegal_corrected'] is not None else ""),
-        *(f"  entered by hand: {miss}" for miss in report["misses"][:10]),
-    ])
-    if not (report["record_verified"] and report["matches_script"]):
-        raise SystemExit(1)
-
-
-@main.command("serve")
-@click.option("--host", default="0.0.0.0", show_default=True,
-              help="Address to listen on (the local network by default).")
-@click.option("--port", default=8000, show_default=True)
-@click.option("--db", type=click.Path(path_type=Path, dir_okay=False), envvar="COMPANION_DB",
-              help="The games database (default: games.sqlite in the user's data directory).")
-@click.option("--game", "game_id", type=int, help="Resume this stored game.")
-@click.option("--new", "new_game", metavar="GAME",
-              help=f"Start a new game of this kind (a name or an alias, e.g. {DEFAULT_GAME}).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A game option for --new, e.g. --option knowledge=table (a JSON value or "
-              "a word); with --camera the game's table options come first.")
-@click.option("--referee-token", help="The referee's token (default: this table's own, kept "
-              "in the user's data folder: `companion referee-link` prints its link).")
-@click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
-              help="Where the phones reach this table, for pairing links and QR codes "
-              "(default: http://LAN-ADDRESS:PORT, the address found on the local network).")
-@click.option("--camera", help="Watch the table: usb:0, usb:/dev/video0, pi, folder:PATH or "
-              "video:PATH (without it, actions are entered on the tablet).")
-@click.option("--reader", type=click.Path(dir_okay=False),
-              help="The card reader's serial device (e.g. /dev/rfid).")
-@click.option("--reader-protocol", type=click.Choice(["rdm6300", "line"]), default="rdm6300",
-              show_default=True)
-@click.option("--gpio", is_flag=True, help="Buttons, lights and buzzer on the Pi's GPIO.")
-@click.option("--set", "set_name", metavar="NAME", envvar="COMPANION_SET",
-              help="The registered physical set on the table (companion register): its tags "
-              "and card codes, and its kit for a new game (default with --camera: the set "
-              "registered last, if any).")
-@click.option("--broadcast", metavar="URL", envvar="COMPANION_BROADCAST",
-              help="Publish the public game to a tournament broadcast: "
-              "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
-def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
-                  new_game: str | None, options: tuple[str, ...],
-                  referee_token: str | None, public_url: str | None, camera: str | None,
-                  reader: str | None, reader_protocol: str, gpio: bool,
-                  set_name: str | None, broadcast: str | None) -> None:
-    """Serve the table display, the players' phones and the referee's screen.
-
-    Without --game or --new it offers to resume the newest unfinished game, or starts a new
-    game of the default game when there is none. A new game is played at a real table: it
-    starts with the game's table options (e.g. table knowledge), and --option adds to them or
-    overrides them (--option knowledge=full for a game the companion deals itself). With
-    --camera the companion watches the table and referees it, for any game with a table
-    referee (docs/referee.md); without one, the referee's screen enters the draws and dice
-    and the players act on their phones.
-    """
-    from companion.live import TableOptions, frame_source
-
-    _check_port(host, port)  # before a game is stored that could not be served
-    spec = _game(new_game) if new_game is not None else None
-    at_table = camera is not None
-    if spec is not None and at_table:
-        _need(spec, "table")  # before a game is stored that the camera cannot read
-    table = None
-    if camera is not None:
-        try:
-            frame_source(camera)
-        except ValueError as exc:
-            click.echo(f"error: {exc}", err=True)
-            raise SystemExit(2) from None
-        set_name = set_name or _newest_set()
-    chosen_set = _physical_set(set_name) if set_name else None
-    if camera is not None:
-        table = TableOptions(camera, reader, reader_protocol, gpio,
-                             registry=chosen_set.registry if chosen_set else None)
-
-    from companion.record.session import Session, resume_newest
-    from companion.record.store import GameClaimed
-    from companion.serve import ServeOptions, run
-
-    store = _open_store(db)
-    session: Session | None = None
-    try:  # the game is claimed for this process (and its worker) until the command ends
-        if game_id is None and new_game is None:
-            # An unattended service must start: a damaged game is named and skipped.
-            session = resume_newest(store, warn=lambda text: click.echo(f"warning: {text}",
-                                                                        err=True))
-            if session is not None:
-                row = store.game(session.game_id)
-                asked = (f"Resume game {row.id} ({row.game}, started {row.started_at}, "
-                         f"{row.entries} actions)?")
-                # Nobody to ask (a service): resume, since the record is the truth.
-                if not sys.stdin.isatty():
-                    click.echo(f"{asked[:-1]}: yes (nobody to ask)")
-                elif not click.confirm(asked, default=True):
-                    session.release()
-                    session = None
-            if session is None:
-                spec = _game(DEFAULT_GAME)  # the companion serves a table
-        elif game_id is not None:
-            session = Session.resume(store, game_id, claim=True)
-        if session is None:
-            assert spec is not None
-            # A served game is played at a real table, watched or not (the tablet alone
-            # enters the draws): the game's table options, unless --option says otherwise.
-            chosen = {**spec.table_options, **_pairs_of(options, _option_value)}
-            if chosen_set is not None and chosen_set.game != spec.name:
-                _fail(f"set {chosen_set.name} is a {chosen_set.game} set, not {spec.name}")
-            session = Session.start(store, spec.name, options=chosen, claim=True,
-                                    kit=str(chosen_set.kit) if chosen_set else None)
-    except GameClaimed as exc:
-        store.close()
-        _fail(str(exc))
-    except (RecordError, StoreError) as exc:
-        store.close()
-        _fail(f"cannot resume game {game_id}: {exc}" if game_id is not None else str(exc))
-    except (EngineError, ValueError) as exc:
-        store.close()
-        _fail(str(exc))
-    click.get_current_context().call_on_close(session.release)
-    game_id = session.game_id
-    if chosen_set is not None and session.header.kit.id != chosen_set.kit_id:
-        store.close()
-        _fail(f"game {game_id} was started on kit {session.header.kit.id}, not on set "
-              f"{chosen_set.name}'s ({chosen_set.kit_id}): start a new game with --set "
-              f"{chosen_set.name}, or serve this one without --set")
-    if table is not None:
-        try:
-            game_spec(session.header.game).need("table")
-        except (UnknownGameName, MissingCapability) as exc:
-            store.close()
-            _fail(f"{exc}: serve game {game_id} without --camera")
-    if table is None and (reader or gpio):
-        click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
-    store.close()
-    token = referee_token or referee_token_kept()
-    saved = _saved_settings()
-    base = _public_url(public_url or saved.public_url, host, port)
-    broadcast = broadcast or saved.broadcast
-    click.echo(f"game {game_id}: table display at {base}/")
-    click.echo(f"referee screen:  {base}/referee#token={token}")
-    if broadcast is not None:
-        _check_broadcast(broadcast)
-    named = urllib.parse.urlsplit(base).hostname or ""
-    run(ServeOptions(db=db, game_id=game_id, referee_token=token, host=host, port=port,
-                     table=table, broadcast=broadcast, public_url=base,
-                     host_names=(named,) if named else ()))
-
-
-def _newest_set() -> str | None:
-    from companion.table.sets import newest_set
-
-    return newest_set()
 
 
 @main.command("setup")
