@@ -11,9 +11,6 @@ command exit 1 with the spec's sentence ("Skirmish has no table referee yet").
 
 from __future__ import annotations
 
-import sys
-import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +19,22 @@ import click
 from companion import __version__
 from companion.cli._capabilities import need as _need
 from companion.cli._common import DEFAULT_GAME
-from companion.cli._common import check_broadcast as _check_broadcast
-from companion.cli._common import check_port as _check_port
 from companion.cli._common import fail as _fail
 from companion.cli._common import kit_name as _kit_name
-from companion.cli._common import public_url as _public_url
-from companion.cli._common import saved_settings as _saved_settings
 from companion.cli._common import spec_of as _game
 from companion.cli._progress import Progress as _Progress
 from companion.cli.bench import bench
+from companion.cli.calibrate import calibrate_command
 from companion.cli.demo import demo_command
 from companion.cli.games import games
 from companion.cli.kit import kit
 from companion.cli.replay import replay_command, sim_command, simulate
 from companion.cli.rules import rules_command
 from companion.cli.serve import serve_command
-from companion.games import GameSpec, MissingCapability
+from companion.cli.setup import referee_link_command, setup_command
+from companion.games import MissingCapability
 from companion.games import game as game_spec
 from companion.kits import KitError, load_kit
-from companion.userdata import lan_address
-from companion.userdata import referee_token as referee_token_kept
 
 __all__ = ["DEFAULT_GAME", "main"]
 
@@ -53,197 +46,11 @@ def main() -> None:
 
 
 COMMANDS: tuple[click.Command, ...] = (kit, rules_command, replay_command, simulate, sim_command,
-                                       bench, games, demo_command, serve_command)
+                                       bench, games, demo_command, serve_command,
+                                       setup_command, referee_link_command, calibrate_command)
 """The registry: every command and command group `companion` offers, each from its module."""
 for _command in COMMANDS:
     main.add_command(_command)
-
-
-@main.command("setup")
-@click.option("--public-url", metavar="URL",
-              help="Where the phones reach this table (default: http://LAN-ADDRESS:PORT).")
-@click.option("--port", default=8000, show_default=True, help="The port serve listens on.")
-@click.option("--broadcast", metavar="URL",
-              help="Publish every game to a tournament broadcast: "
-              "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
-@click.option("--no-broadcast", is_flag=True, help="Stop publishing to a broadcast.")
-@click.option("--camera", help="Check the camera and place the board: pi, usb:0, or "
-              "folder:PATH of stills (one frame; its overlay and fit in millimetres are saved "
-              "as companion calibrate saves them). With --page: the camera the page shows "
-              "first (default usb:0).")
-@click.option("--game", default=DEFAULT_GAME, show_default=True,
-              help="Whose board the camera check places (a name or an alias).")
-@click.option("--yes", is_flag=True, help="Ask nothing: keep what is not given.")
-@click.option("--page", is_flag=True, help="Then serve the set-up page on --port for the "
-              "referee (its link is printed): the camera's live preview with the calibration "
-              "drawn on it, Save calibration, the phones' address, the referee's link, the "
-              "mat. Stops with Ctrl-C.")
-@click.option("--host", default="0.0.0.0", show_default=True,
-              help="With --page: the address to serve on (0.0.0.0: the local network).")
-@click.option("--lens-photos", "lens_photos", type=click.Path(path_type=Path),
-              help="Measure the lens first, from photographs of the ChArUco board (companion "
-              "print-tags --charuco): a wide lens must be measured before play, and the camera "
-              "check says when.")
-def setup_command(public_url: str | None, port: int, broadcast: str | None,
-                  no_broadcast: bool, camera: str | None, game: str, yes: bool,
-                  page: bool, host: str, lens_photos: Path | None) -> None:
-    """First-run set-up of this table: the address the phones use, the referee's link, and
-    the tournament broadcast. Saved in the user's data folder (settings.yaml) for every
-    `companion serve` after; serve's own options still win.
-
-    Asks for what is not given (Enter keeps the value shown); --yes asks nothing. With
-    --page, the camera is checked on the set-up page, live, rather than once here. The camera
-    check tells a wide lens (the Pi's Camera Module 3 Wide, or 75 degrees or more across) and
-    asks for it to be measured (--lens-photos) before play.
-    """
-    from companion.settings import Settings, SettingsError, save_settings
-
-    if page:  # before anything is saved that the page could not show
-        from companion.vision.preview import preview_source
-
-        _need(_game(game), "calibration")
-        _check_port(host, port)
-        try:
-            preview_source(camera or "usb:0")
-        except ValueError as exc:
-            _fail(str(exc), 2)
-    saved = _saved_settings()
-    ask = not yes and sys.stdin.isatty()
-    found = f"http://{lan_address()}:{port}"
-    if public_url is None and ask:
-        public_url = click.prompt("Where do the phones reach this table?",
-                                  default=saved.public_url or found)
-    public_url = public_url or saved.public_url or found
-    if no_broadcast:
-        broadcast = None
-    elif broadcast is None and ask:
-        broadcast = click.prompt("Tournament broadcast (mqtt://TABLE:PASSWORD@HOST:PORT/EVENT,"
-                                 " or - for none)", default=saved.broadcast or "-")
-        broadcast = None if broadcast.strip() in ("", "-") else broadcast.strip()
-    elif broadcast is None:
-        broadcast = saved.broadcast
-    try:
-        chosen = Settings(public_url=public_url, broadcast=broadcast)
-    except ValueError as exc:
-        _fail(f"setup: {exc}")
-    if chosen.broadcast is not None:
-        _check_broadcast(chosen.broadcast)  # a broker that refuses this table: exit 1
-    try:
-        written = save_settings(chosen)
-    except (OSError, SettingsError) as exc:
-        _fail(f"setup: cannot save the settings: {exc}")
-    click.echo(f"saved {written}")
-    if lens_photos is not None:
-        _calibrate_lens(_game(game), lens_photos, None)
-    if camera is not None and not page:
-        _camera_check(_game(game), camera)
-        _lens_step(_game(game), camera, ask)
-    click.echo(f"phones reach the table at {chosen.public_url}/play")
-    if chosen.broadcast is not None:
-        from companion.broadcast import parse_url
-
-        click.echo(f"every game is published to {parse_url(chosen.broadcast).redacted()}")
-    link = f"{chosen.public_url}/referee#token={referee_token_kept()}"
-    click.echo(f"the referee's screen: {link}")
-    if page:
-        link = f"{chosen.public_url}/setup#token={referee_token_kept()}"
-        click.echo(f"the set-up page (Ctrl-C ends it): {link}")
-    if ask:
-        import segno
-
-        segno.make(link, error="m").terminal(compact=True)
-    if page:
-        _camera_check(_game(game), camera or "usb:0", page=(host, port, chosen.public_url))
-
-
-def _camera_check(spec: GameSpec, camera: str,
-                  page: tuple[str, int, str | None] | None = None) -> None:
-    """The set-up's camera check: one frame from the camera, the board placed from its
-    corner markers, the overlay and the fit in millimetres saved in the user's calibration.
-    With `page` (host, port, public URL): live instead, on the set-up page served there
-    until interrupted (companion.web.setup_page); a camera it cannot show exits 2."""
-    if page is not None:
-        from companion.web.setup_page import SetupOptions, serve_setup_page
-
-        host, port, address = page
-        named = urllib.parse.urlsplit(address or "").hostname
-        try:
-            serve_setup_page(SetupOptions(
-                referee_token_kept(), spec.name, camera,
-                address or f"http://{lan_address()}:{port}", host, port,
-                host_names=(named,) if named else ()))
-        except ValueError as exc:
-            _fail(f"setup: {exc}", 2)
-        return
-    from companion.userdata import calibration_folder
-    from companion.vision.geometry import Geometry
-    from companion.vision.overlay import calibrate_frame
-    from companion.vision.table import BoardNotFound
-
-    _need(spec, "calibration")
-    frame = _camera_frame(camera)
-    target = calibration_folder(spec.name)
-    try:
-        result = calibrate_frame(Geometry.load(load_kit(spec.kit)), frame, target)
-    except BoardNotFound as exc:
-        _fail(f"camera {camera}: {exc}")
-    click.echo(f"camera {camera}: {frame.shape[1]}x{frame.shape[0]}, {result.corners_seen} "
-               f"corner markers, the board placed within {result.error_mm:.2f} mm; look at "
-               f"{target / 'overlay.png'}")
-
-
-def _lens_step(spec: GameSpec, camera: str, ask: bool) -> None:
-    """After the camera check: whether the lens must be measured (vision.lens_check), and
-    the way to do it; asked for at once when someone is at the terminal."""
-    from companion.userdata import calibration_folder
-    from companion.vision.lens_check import lens_advice
-    from companion.vision.overlay import saved
-
-    folder = calibration_folder(spec.name)
-    advice = lens_advice(saved(folder), _camera_model(camera))
-    if not advice.needed:
-        click.echo(f"lens: {advice.reason}")
-        return
-    click.echo(f"lens: {advice.reason}, so it must be measured before play: print the ChArUco "
-               "board (companion print-tags --charuco), photograph it flat in 10 or more "
-               "places and angles that reach the frame's corners, put the photographs in a "
-               f"folder, then: companion setup --camera {camera} --lens-photos FOLDER")
-    if not ask:
-        return
-    photos = click.prompt("Folder of ChArUco photographs (Enter: later)", default="",
-                          show_default=False).strip()
-    if photos:
-        _calibrate_lens(spec, Path(photos).expanduser(), None)
-        _camera_check(spec, camera)
-
-
-def _camera_model(camera: str) -> str | None:
-    """The Pi camera's sensor model (picamera2), which names a wide lens; None elsewhere."""
-    if camera != "pi":
-        return None
-    from companion.vision.sources import pi_camera_model
-
-    return pi_camera_model()
-
-
-@main.command("referee-link")
-@click.option("--port", default=8000, show_default=True)
-@click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
-              help="Where the table is reached (default: http://LAN-ADDRESS:PORT).")
-@click.option("--qr/--no-qr", default=True, show_default=True,
-              help="Also draw the link as a QR code in the terminal.")
-def referee_link_command(port: int, public_url: str | None, qr: bool) -> None:
-    """Print the referee's link for this table (the same across restarts), and its QR code.
-
-    The link carries the referee's token: whoever opens it referees the table.
-    """
-    base = _public_url(public_url or _saved_settings().public_url, "0.0.0.0", port)
-    link = f"{base}/referee#token={referee_token_kept()}"
-    click.echo(link)
-    if qr:
-        import segno
-
-        segno.make(link, error="m").terminal(compact=True)
 
 
 @main.command("print-card-labels")
@@ -341,174 +148,6 @@ def _register_entries(registry: Any, entries: Any, every: int = 25) -> None:
         taken += 1
         if taken % every == 0:
             click.echo(f"  {registry.progress()}")
-
-
-@main.command("calibrate")
-@click.option("--game", default=DEFAULT_GAME, show_default=True,
-              help="Whose board (a name or an alias).")
-@click.option("--source", type=click.Choice(["synthetic", "camera", "image"]),
-              default="camera", show_default=True)
-@click.option("--camera", "camera", default="usb:0", show_default=True,
-              help="Which camera, with --source camera: pi (the Pi camera, through "
-              "picamera2), usb:0 or usb:/dev/video0 (OpenCV), as serve --camera.")
-@click.option("--image", "image_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="The photograph to calibrate from, with --source image.")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
-              help="Where to save (default: the user's data folder, calibration/GAME/).")
-@click.option("--camera-height-mm", type=float,
-              help="The lens's height above the map: the reader then allows for the blocks' "
-              "height (board.yaml block_height_mm).")
-@click.option("--intrinsics", "intrinsics_dir",
-              type=click.Path(path_type=Path, file_okay=False, exists=True),
-              help="Measure the lens instead, from photographs of the ChArUco board "
-              "(companion print-tags --charuco) in this folder.")
-@click.option("--colours", is_flag=True,
-              help="Learn the players' colours instead (games whose pieces are counted by "
-              "colour): one piece of each colour alone on its spot, one frame.")
-@click.option("--spot", "spots", multiple=True, metavar="COLOUR=REGION",
-              help="With --colours: where that colour's piece stands (default: the board's "
-              "calibration_spots).")
-def calibrate_command(game: str, source: str, camera: str, image_path: Path | None,
-                      out: Path | None, camera_height_mm: float | None,
-                      intrinsics_dir: Path | None, colours: bool,
-                      spots: tuple[str, ...]) -> None:
-    """Place the board from its corner markers; save it and an overlay to check by eye.
-
-    With --intrinsics, measure the lens from ChArUco photographs and save it beside the pose.
-    With --colours, learn the players' colours under this table's light and save them in the
-    user's calibration of the game.
-    """
-    spec = _game(game)
-    if intrinsics_dir is not None:
-        _calibrate_lens(spec, intrinsics_dir, out)
-        return
-    if colours:
-        _calibrate_colours(spec, source, image_path, out, spots, camera)
-        return
-    _need(spec, "calibration")
-    import random
-
-    import cv2
-
-    from companion.userdata import calibration_folder
-    from companion.vision.corpus import random_scene
-    from companion.vision.geometry import Geometry
-    from companion.vision.overlay import calibrate_frame
-    from companion.vision.synth import Synth, random_camera
-    from companion.vision.table import BoardNotFound
-
-    kit = load_kit(spec.kit)
-    geometry = Geometry.load(kit)
-    frame: Any = None
-    if source == "synthetic":
-        synth = Synth(geometry, kit)
-        rng = random.Random(1)
-        frame = synth.photograph(random_scene(geometry, rng),
-                                 random_camera(rng, (4056, 3040))).image
-    elif source == "image":
-        frame = cv2.imread(str(image_path)) if image_path else None
-    else:
-        frame = _camera_frame(camera)
-    if frame is None:
-        click.echo(f"error: no frame from the {source} source", err=True)
-        raise SystemExit(1)
-    target = out or calibration_folder(spec.name)
-    try:
-        result = calibrate_frame(geometry, frame, target, camera_height_mm=camera_height_mm)
-    except BoardNotFound as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    click.echo(f"{result.corners_seen} corner markers, fit within {result.error_mm:.2f} mm; "
-               f"saved {target / 'camera.yaml'} and {target / 'overlay.png'}")
-
-
-def _camera_frame(camera: str) -> Any:
-    """One frame from the camera a `--camera` text names (the Pi camera through picamera2,
-    a USB camera through OpenCV), or None; an unknown camera is named (exit 2)."""
-    from companion.live import frame_source
-
-    try:
-        source = frame_source(camera)
-    except ValueError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(2) from None
-    try:
-        frame = source.next_frame()
-    finally:
-        close = getattr(source, "close", None)
-        if callable(close):
-            close()
-    if frame is None:
-        _fail(f"no frame from camera {camera}: {getattr(source, 'status', '') or 'no image'}")
-    return frame
-
-
-def _calibrate_colours(spec: GameSpec, source: str, image_path: Path | None,
-                       out: Path | None, spots: tuple[str, ...], camera: str = "usb:0") -> None:
-    """The guided colour step: one frame with a piece of each colour on its spot."""
-    import cv2
-
-    from companion.userdata import calibration_folder
-    from companion.vision.colour_calibration import ColourCalibrationError, calibrate_colours
-    from companion.vision.counting import CountingBoard
-    from companion.vision.table import BoardNotFound
-
-    _need(spec, "calibration")
-    wanted = dict(s.partition("=")[::2] for s in spots)
-    if any(not colour or not region for colour, region in wanted.items()):
-        click.echo("error: --spot takes COLOUR=REGION (e.g. --spot red=kyo)", err=True)
-        raise SystemExit(1)
-    if source == "synthetic":
-        click.echo("error: --colours needs a photograph of your pieces: --source camera or "
-                   "--source image --image PHOTO", err=True)
-        raise SystemExit(1)
-    frame = (cv2.imread(str(image_path)) if image_path else None) if source == "image" \
-        else _camera_frame(camera)
-    if frame is None:
-        click.echo(f"error: no frame from the {source} source", err=True)
-        raise SystemExit(1)
-    try:
-        board = CountingBoard.load(load_kit(spec.kit))
-        path, learned = calibrate_colours(board, frame, out or calibration_folder(spec.name),
-                                          wanted or None)
-    except (ColourCalibrationError, BoardNotFound, KeyError, TypeError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(1) from None
-    for name, colour in sorted(learned.items()):
-        click.echo(f"{name}: on {colour.region}, BGR {colour.bgr}, hue {colour.hue}, chroma "
-                   f"{colour.chroma}" + (" (read as dark)" if colour.dark(board) else ""))
-    click.echo(f"saved {path}")
-
-
-def _calibrate_lens(spec: GameSpec, folder: Path, out: Path | None) -> None:
-    from companion.userdata import calibration_folder
-    from companion.vision.intrinsics import IntrinsicsError, calibrate_intrinsics
-    from companion.vision.overlay import save_intrinsics
-
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    try:
-        with _Progress("photographs of the ChArUco board read") as bar:
-            lens = calibrate_intrinsics(_photographs(files, bar))
-    except IntrinsicsError as exc:
-        click.echo(f"error: {folder}: {exc}", err=True)
-        raise SystemExit(1) from None
-    path = save_intrinsics(out or calibration_folder(spec.name), lens)
-    fx, fy = lens.matrix[0][0], lens.matrix[1][1]
-    click.echo(f"{lens.views} of {len(files)} photographs used; focal length {fx:.0f} x "
-               f"{fy:.0f} px, distortion {', '.join(f'{d:.3f}' for d in lens.distortion)}, "
-               f"reprojection error {lens.rms_px:.2f} px; saved in {path}")
-
-
-def _photographs(files: list[Path], bar: _Progress) -> Iterator[Any]:
-    """Each photograph that opens, read as the calibration asks for it (one in memory at a
-    time, not all twenty 12 MP frames), the bar moving as each is looked at."""
-    import cv2
-
-    for path in files:
-        image = cv2.imread(str(path))
-        if image is not None:
-            yield image
-        bar.tick(len(files))
 
 
 @main.command("print-tags")
