@@ -1,8 +1,10 @@
 """What many test modules share besides fixtures (those are in conftest.py): waiting for a
-condition instead of sleeping, and an action the rules must refuse without changing the game."""
+condition instead of sleeping, a loopback port for a server, and an action the rules must
+refuse without changing the game."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -35,6 +37,23 @@ def wait_for(condition: Callable[[], T], timeout: float = 5.0,
 
 def _said(what: str | Callable[[], str]) -> str:
     return what if isinstance(what, str) else what()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now, for a server a test starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def listening(port: int) -> bool:
+    """Whether a server accepts connections on loopback `port`."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+    except OSError:
+        return False
+    return True
 
 
 def refusal(game: Game[Any], action: Action, rule: str | None = None) -> IllegalAction:
