@@ -51,6 +51,20 @@ def _user_data(_session_user_data: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     return folder
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist's `--dist loadgroup` (`make test`), the tests that share a module-scoped
+    fixture (a chromium, a broker, a served table, a measured board) run on one worker, which
+    builds it once; every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        if any(definition.scope in ("module", "class", "package")
+               for name in info.names_closure
+               for definition in info.name2fixturedefs.get(name, ())):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Chromium driven by Playwright, for the tests of one module (the browser tests)."""
