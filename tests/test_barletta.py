@@ -7,8 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from helpers import refused
 
-from companion.engine import CHANCE, Action, Game, IllegalAction
+from companion.engine import CHANCE, Action, Game
 from companion.games.barletta import hexes
 from companion.games.barletta.rules import BarlettaRules
 from companion.games.barletta.rules.combat import column_shift, roll_modifier, take_hits
@@ -40,14 +41,6 @@ def position(knights: dict[str, dict[str, Any]], options: dict[str, Any] | None 
             settings[key] = frozen(settings[key])
     state = replace(base, knights=frozen(built), **settings)
     return Game.from_state(rules, state, seed=1)
-
-
-def refused(game: Game, action: Action) -> str:
-    before = game.state
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert game.state == before
-    return info.value.rule
 
 
 def kinds(events) -> list[str]:

@@ -35,6 +35,9 @@ def rules(players: int = 4) -> ShogunRules:
     return ShogunRules(KIT, {"players": players})
 
 
+RULES = rules()
+
+
 def referee(played: Game[ShogunState]) -> ShogunReferee:
     return ShogunReferee(played.rules, TableRegistry({}, {}))  # type: ignore[arg-type]
 
@@ -398,20 +401,26 @@ def test_the_table_following_the_record_after_a_battle_asks_nothing_and_overshoo
     assert "take 1" in alert.fix and KIT.provinces(after.side)[province].name in alert.fix
 
 
+def _deploying(state: ShogunState) -> str | None:
+    """A face-down deploy card whose turning now deploys armies (4.3), if there is one."""
+    if state.phase != "actions" or CHANCE not in waiting(state):
+        return None
+    for card in ("deploy_5", "deploy_3"):
+        if card not in state.row:
+            turned = Game.from_state(RULES, state).apply(Action(CHANCE, "turn_card",
+                                                                {"card": card}))
+            if any(e.type == "ArmiesDeployed" for e in turned):
+                return card
+    return None
+
+
 def test_a_deploy_the_rules_carried_out_must_then_show_its_armies():
     """4.3: the rules deploy the armies when the action card is turned; the table then shows
     them: the right cubes ask nothing, one too many is a desync whose fix says how many to
     take out and where."""
-    game = until(lambda s: s.phase == "actions" and CHANCE in waiting(s)
-                 and bool({"deploy_5", "deploy_3"} - set(s.row)))
-    while True:
-        state = game.state
-        card = next((a for a in ("deploy_5", "deploy_3") if a not in state.row), None)
-        if card is None or state.phase != "actions" or CHANCE not in waiting(state):
-            pytest.skip("no deploy card left face down")
-        events = game.apply(Action(CHANCE, "turn_card", {"card": card}))
-        if any(e.type == "ArmiesDeployed" for e in events):
-            break
+    game = until(lambda s: _deploying(s) is not None)
+    state = game.state
+    events = game.apply(Action(CHANCE, "turn_card", {"card": _deploying(state)}))
     deploy = next(e for e in events if e.type == "ArmiesDeployed")
     ref = referee(game)
     province, player, armies = (deploy.data["province"], deploy.data["player"],
