@@ -17,6 +17,8 @@
 // the players' box) and each player's soldiers keep the same corner of every region. The views
 // are filtered on the server: a daimyo card still face down never reaches another screen.
 
+import { el, fill, t } from "/common/toolkit.js";
+
 const CSS = `
 #rn-wrap { position: relative; }
 #rn-board { width: 100%; height: auto; display: block; background: #c9dde6; border-radius: .4rem; touch-action: pan-y; user-select: none; -webkit-user-select: none; }
@@ -132,7 +134,6 @@ function sum(values) { return values.reduce((a, b) => a + b, 0); }
 function cardName(card) {
   return String(card).split("_").map((w, i) => LONG_VOWELS[w] || (i > 0 && LOWER.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
-function fill(template, values) { return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
 
 function abbreviations(names) {
   // The shortest beginning of each colour's name that no other colour shares: R, Blu, Y, Bla.
@@ -268,8 +269,6 @@ export function regionsOf(choice, view) {
 
 export async function mount(shell) {
   const board = await shell.board();
-  const { el } = shell;
-  const t = shell.t || ((s) => s);
   const players = shell.game.roles;
   const narrow = shell.main.clientWidth < 700;
   const table = shell.page === "table" && !narrow;  // a phone showing the table: as a phone

@@ -16,7 +16,10 @@
 //
 // On the shared table (page "table") everything is drawn to be read from 1.5 m and the board
 // shrinks to one screenful; `banner(state)` gives the big line ("SPRING · BATTLE A · RED ACTS").
-// Every label goes through shell.t (the Italian is in locales/it/screen.po).
+// Every label goes through t() (the Italian is in locales/it/screen.po); the elements and the
+// words are the front-end toolkit's (companion/web/static/toolkit.js).
+
+import { el, fill, t } from "/common/toolkit.js";
 
 const CSS = `
 #sg-wrap { position: relative; }
@@ -509,8 +512,6 @@ export function banner(state, t = (s) => s, names = {}) {
   return parts.filter(Boolean).join(" · ").toLocaleUpperCase(state.lang || undefined);
 }
 
-function fill(template, values) { return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
-
 // --- the side panels --------------------------------------------------------------------------------
 
 function swatch(el, colour, label) {
@@ -825,8 +826,6 @@ function ownPlan(box, view, role, draw) {
 
 export async function mount(shell) {
   const board = await shell.board(["regions", "sides", "cards", "events"]);
-  const { el } = shell;
-  const t = shell.t || ((s) => s);
   const players = shell.game.roles;
   const narrow = shell.main.clientWidth < 700;
   const table = shell.page === "table" && !narrow;
@@ -864,15 +863,9 @@ export async function mount(shell) {
       role: "img", "aria-label": fill(t("The board of {game}"), { game: shell.game.title }), "data-side": sideName });
     wrap.append(svg);
     const defs = el("defs");
-    const svgEl = (tag, attrs) => {
-      // Tags the shell's el() does not make as SVG (a pattern).
-      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-      for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-      return node;
-    };
-    const hatch = svgEl("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+    const hatch = el("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     hatch.append(el("rect", { width: "10", height: "10", fill: "#d9d9d9" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "10", stroke: "#bdbdbd", "stroke-width": "4" }));
-    const back = svgEl("pattern", { id: "sg-back", width: "12", height: "12", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+    const back = el("pattern", { id: "sg-back", width: "12", height: "12", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     back.append(el("rect", { width: "12", height: "12", fill: "#5b3a1e" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "12", stroke: "#74502c", "stroke-width": "6" }));
     const head = el("marker", { id: "sg-head", viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" });
     head.append(el("path", { d: "M0 0L10 5L0 10z", fill: "#e65100" }));
