@@ -16,15 +16,22 @@
 //
 // On the shared table (page "table") everything is drawn to be read from 1.5 m and the board
 // shrinks to one screenful; `banner(state)` gives the big line ("SPRING · BATTLE A · RED ACTS").
-// Every label goes through t() (the Italian is in locales/it/screen.po); the elements and the
-// words are the front-end toolkit's (companion/web/static/toolkit.js).
+// Zoom buttons above the board and pinch on a phone (the toolkit's zoom); the shared table shows
+// its buttons only once zoomed in (a pinch, a trackpad's pinch), over the board's top right corner.
+// Every label goes through t() (the Italian is in locales/it/screen.po); the elements, the words
+// and the zoom are the front-end toolkit's (companion/web/static/toolkit.js).
 
-import { el, fill, t } from "/common/toolkit.js";
+import { el, fill, t, zoom } from "/common/toolkit.js";
 
 const CSS = `
 #sg-wrap { position: relative; }
+#sg-scroll.zoomed { max-height: 78vh; }  /* zoomed in, the board scrolls in its box both ways */
 #sg-board { width: 100%; height: auto; display: block; background: #cfe0e8; border-radius: .4rem; user-select: none; -webkit-user-select: none; }
-@media (min-width: 801px) { body[data-page="table"] #sg-board { max-height: calc(100vh - 7.6rem); width: auto; max-width: 100%; margin: 0 auto; } }
+@media (min-width: 801px) {  /* the room fit() measures; zoomed in, the box keeps it and the board grows in it */
+  body[data-page="table"] #sg-board { max-height: var(--sg-room, calc(100vh - 7.6rem)); width: auto; max-width: 100%; margin: 0 auto; }
+  body[data-page="table"] #sg-scroll.zoomed { max-height: var(--sg-room, calc(100vh - 7.6rem)); }
+  body[data-page="table"] #sg-scroll.zoomed #sg-board { max-height: none; max-width: none; }
+}
 #sg-board .band { stroke: none; }
 #sg-board .region-name { font: 800 24px system-ui, sans-serif; fill: #3a2f20; text-anchor: middle; letter-spacing: .05em; }
 #sg-board .land-link { stroke: #7a6440; stroke-width: 6; stroke-linecap: round; }
@@ -839,7 +846,11 @@ export async function mount(shell) {
     short[p] = name.slice(0, n);
   }
   const wrap = el("div", { id: "sg-wrap" });
+  const bar = el("div", { class: table ? "over-board" : "" });  // the table shows all the board
+  const scroll = el("div", { id: "sg-scroll" });
+  wrap.append(bar, scroll);
   shell.main.append(wrap);
+  let zoomed = null;  // the board's zoom, once the board is drawn (not on a broadcast's thumbnail)
   const panels = { plan: shell.panel("sg-plan", ""), round: shell.panel("sg-round", ""), winter: shell.panel("sg-winter", "") };
   for (const box of Object.values(panels)) box.classList.add("sg-panel");
   const draw = {
@@ -858,10 +869,11 @@ export async function mount(shell) {
     const side = (board.sides || {})[sideName] || { provinces: board.locations, links: board.roads };
     const layout = grid(side.provinces, narrow);
     const strip = stripLayout(layout, players, narrow);
-    wrap.replaceChildren();
     const svg = el("svg", { id: "sg-board", class: table ? "table" : narrow ? "phone" : "", viewBox: `0 0 ${layout.width} ${strip.height}`,
       role: "img", "aria-label": fill(t("The board of {game}"), { game: shell.game.title }), "data-side": sideName });
-    wrap.append(svg);
+    scroll.replaceChildren(svg);
+    if (zoomed) zoomed.follow(svg);
+    else if (!shell.broadcast) zoomed = zoom(bar, scroll, svg, t("Whole board"));
     const defs = el("defs");
     const hatch = el("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     hatch.append(el("rect", { width: "10", height: "10", fill: "#d9d9d9" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "10", stroke: "#bdbdbd", "stroke-width": "4" }));
@@ -917,11 +929,10 @@ export async function mount(shell) {
   };
 
   function fit() {
-    // The shared table is one screenful: the board takes the height left under the header and
-    // the banner (one line or two), whatever they measure.
+    // The shared table is one screenful: the board (or, zoomed in, its scrolling box) takes the
+    // height left under the header and the banner (one line or two), whatever they measure.
     if (!table || !drawn) return;
-    const svg = wrap.querySelector("#sg-board");
-    const top = svg.getBoundingClientRect().top + window.scrollY;
-    svg.style.maxHeight = Math.max(240, window.innerHeight - top - 16) + "px";
+    const top = scroll.getBoundingClientRect().top + window.scrollY;
+    wrap.style.setProperty("--sg-room", Math.max(240, window.innerHeight - top - 16) + "px");
   }
 }
