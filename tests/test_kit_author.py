@@ -217,6 +217,26 @@ def test_the_draft_is_kept_and_resumed_and_a_broken_one_is_named(atlas, tmp_path
     assert '"zz"' in (folder / "draft.json").read_text()  # never overwritten
 
 
+def test_the_page_is_the_referees_own_small_app(atlas, tmp_path):
+    """As the set-up page (companion.web.referee_page): "/" leads to the page, the toolkit and
+    the words are served as on the table's pages, the API refuses in a JSON sentence without the
+    referee's token or with another one, and a page route keeps its HTML error page."""
+    client = create_kit_author_app(AuthorOptions(TOKEN, "atlas", "mine", tmp_path)).test_client()
+    home = client.get("/")
+    assert home.status_code == 302 and home.headers["Location"].endswith("/kit-author")
+    assert b'type="module"' in client.get("/kit-author").data
+    toolkit = client.get("/common/toolkit.js")
+    assert toolkit.status_code == 200 and toolkit.mimetype == "text/javascript"
+    words = client.get("/i18n/it/shell.json").get_json()["words"]
+    assert words["Write and check the kit"] == "Scrivi e controlla il kit"
+    none = client.get("/kit-author/api/state")
+    assert none.status_code == 401 and "open it with the link companion kit author printed" \
+        in none.get_json()["message"]
+    other = client.get("/kit-author/api/state", headers={"Authorization": "Bearer other"})
+    assert other.status_code == 403 and "not the referee's" in other.get_json()["message"]
+    assert client.get("/kit-author/nowhere").mimetype == "text/html"
+
+
 def test_the_cameras_view_is_taken_as_the_photo(atlas, tmp_path):
     """--camera: the page's "Take the camera's view" keeps one frame as the draft's photo."""
     stills = tmp_path / "stills"
@@ -538,7 +558,8 @@ def test_without_the_referees_token_the_page_shows_nothing(browser, served):
 
 def test_every_word_of_the_page_has_its_italian():
     script = (WEB / "static" / "kit_author.js").read_text()
-    page = (WEB / "templates" / "kit_author.html").read_text()
+    page = "".join((WEB / "templates" / name).read_text()
+                   for name in ("kit_author.html", "_referee_page.html"))
     shogun = (ROOT / "companion" / "kits" / "author_shogun.py").read_text()
     found = set(re.findall(r'\b(?:t|fill)\("((?:[^"\\]|\\.)*)"', script))
     found |= set(re.findall(r'^\s+\w+: "([^"]+)",$', script, re.M))  # the hints

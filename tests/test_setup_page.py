@@ -210,6 +210,25 @@ def test_the_api_is_the_referees_and_bounded(server):
     assert server.call("/setup", headers={"Host": "evil.example"}, token=None)[0] == 400
 
 
+def test_the_page_gets_the_toolkit_and_its_words_as_the_tables_pages_do(server):
+    """The front-end toolkit at the URL every page imports it by, as a JavaScript module (a
+    browser runs a module only with a JavaScript type); the page's words from the same catalog
+    route as the table's; both need no token, as the page itself does not."""
+    def kind(headers: dict[str, str]) -> str:
+        return next(v for k, v in headers.items() if k.lower() == "content-type")
+
+    status, body, headers = server.call("/common/toolkit.js", token=None)
+    assert status == 200 and kind(headers).startswith("text/javascript")
+    assert body == (WEB / "static" / "toolkit.js").read_bytes()
+    for script in ("setup.js", "referee_page.js"):
+        status, _, headers = server.call(f"/static/{script}", token=None)
+        assert status == 200 and "javascript" in kind(headers), script
+    status, body, _ = server.call("/i18n/it/shell.json", token=None)
+    assert status == 200 and json.loads(body)["words"]["Save calibration"] == \
+        "Salva la calibrazione"
+    assert server.call("/", token=None)[0] == 200  # "/" leads to the page
+
+
 def test_the_phones_address_is_saved_as_companion_setup_saves_it(server):
     status, body, _ = server.call("/setup/api/public-url", {"public_url": "table.local"})
     assert status == 400 and b"is not an http(s) address" in body
@@ -355,7 +374,8 @@ def test_the_mat_downloads_and_the_page_speaks_italian(browser, server):
 
 def test_every_word_of_the_setup_page_has_its_italian():
     script = (WEB / "static" / "setup.js").read_text()
-    page = (WEB / "templates" / "setup.html").read_text()
+    page = "".join((WEB / "templates" / name).read_text()
+                   for name in ("setup.html", "_referee_page.html"))
     source = (WEB / "setup_page.py").read_text()
     found = set(re.findall(r'\b(?:t|fill)\("((?:[^"\\]|\\.)*)"', script))
     found |= set(re.findall(r'data-t(?:-alt)?="([^"]+)"', page))
