@@ -8,6 +8,7 @@ areas; Shogun's own description is tried on its whole example side and through t
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -606,9 +607,10 @@ def test_the_command_serves_shoguns_page_for_the_referee_only(tmp_path):
     try:
         deadline = time.monotonic() + 30
         while _reachable(url + "/kit-author") is False:
-            assert child.poll() is None, child.stdout.read() if child.stdout else "ended"
             assert time.monotonic() < deadline, "the page was not served in 30 s"
-            time.sleep(0.2)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # between tries: the child ending
+                child.wait(timeout=0.2)
+                raise AssertionError(child.stdout.read() if child.stdout else "ended")
         token = (tmp_path / "data" / "referee-token").read_text().strip()
         api, mine = url + "/kit-author/api/", {"Authorization": f"Bearer {token}"}
         assert _call(api + "state")[0] == 401

@@ -4,8 +4,8 @@ The board as players know it (rulebook 4): no two printed region names collide, 
 (1280x800) and on a phone (390x844); a face-down daimyo card (8.3) never reaches another
 player's page; a tap on a region lists the choices involving it in words, and one is played after
 the confirmation; the shared table screen shows the banner and its turn, dice and turn order at a
-size read from 1.5 m; the toolkit's zoom (pinch on a phone, buttons); every label in Italian.
-Screenshots go to tests/artifacts/rumble_nation-*.png.
+size read from 1.5 m; the last move is marked; the toolkit's zoom (pinch on a phone, buttons);
+every label in Italian. Screenshots go to tests/artifacts/rumble_nation-*.png.
 """
 
 from __future__ import annotations
@@ -26,12 +26,10 @@ from test_browser import (
     leaked,
     page_url,
 )
-from web_helpers import SCREENS, acting_player, hidden_from, played_hub
+from web_helpers import acting_player, hidden_from, played_hub
 
 from companion.engine import PUBLIC, REFEREE
 from companion.i18n import catalog
-
-pytestmark = pytest.mark.skipif("rumble_nation" not in SCREENS, reason="no Rumble Nation screen")
 
 SCREEN_JS = Path(__file__).parents[1] / "companion/games/rumble_nation/screen.js"
 CARD_TITLES = {"takeda_shingen": "Takeda Shingen", "chosokabe_motochika": "Chōsokabe Motochika",
@@ -297,26 +295,27 @@ def test_the_table_shows_the_banner_and_the_turn_large(open_page, served):
 
 
 def test_the_last_move_is_marked_on_the_map(open_page, served):
-    """After a deployment, the region it reached is outlined and every arrow of the last move
-    is drawn, as `last.marks` says (the rules' marks: locations only)."""
+    """After a deployment, the region it reached is outlined, as `last.marks` says (the rules'
+    marks: a deployment's region is a place, and no arrow: nothing moved)."""
     hub = served.hub
     player = acting_player(hub)
     token = hub.tokens.issue(player)
     page = open_page(page_url(served, ""))
-    deploy = next(c for c in hub.view(player)["choices"] if c["verb"] == "deploy")
+    sent = hub.view(player)
+    deploy = next(c for c in sent["choices"] if c["verb"] == "deploy")
+    target = next(iter(regions_of(deploy, sent["view"])))
     version = hub.version
     served.post("/api/action", {"text": deploy["text"]}, token)
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
                            timeout=3000)
-    last = hub.view(PUBLIC)["last"]
-    marks = (last or {}).get("marks") or {}
-    if not marks.get("places") and not marks.get("arrows"):
-        pytest.skip("Rumble Nation's Rules.marks says nothing yet")
+    marks = hub.view(PUBLIC)["last"]["marks"]
+    # Rules.marks: a deployment's region is a place (5.1.1), and a deployment moves nothing.
+    assert marks == {"arrows": [], "places": [target]}
     marked = set(page.eval_on_selector_all("#rn-board .region.marked",
                                            "ns => ns.map(n => n.dataset.region)"))
-    assert marked == set(marks.get("places") or [])
-    assert page.locator("#rn-marks .arrow").count() == len(
-        [a for a in marks.get("arrows") or [] if a[0] != a[1]])
+    assert marked == {target}
+    assert page.locator("#rn-marks .arrow").count() == 0
+    assert page.locator("#rn-marks").get_attribute("data-seq") == str(len(hub.session.entries))
 
 
 def test_two_fingers_zoom_the_map_on_a_phone(browser, served):

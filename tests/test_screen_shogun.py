@@ -21,11 +21,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 from test_browser import ARTIFACTS, VIEWPORTS, Served, page_url
-from web_helpers import SCREENS, played_hub
+from web_helpers import played_hub
 
 from companion.engine import PUBLIC, REFEREE
-
-pytestmark = pytest.mark.skipif("shogun" not in SCREENS, reason="no Shogun screen")
 
 SCREEN_JS = Path(__file__).parents[1] / "companion/games/shogun/screen.js"
 PO = SCREEN_JS.with_name("locales") / "it" / "screen.po"

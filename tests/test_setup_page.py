@@ -8,6 +8,7 @@ page is served by the real command in a child process and opened in Debian's chr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -172,13 +173,14 @@ def server(stills, tmp_path_factory) -> Iterator[SetupServer]:
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
-        assert child.poll() is None, child.stdout.read() if child.stdout else "setup ended"
         try:
             urllib.request.urlopen(url + "/setup", timeout=2).close()
             break
         except OSError:
             assert time.monotonic() < deadline, "the set-up page was not served in 30 s"
-            time.sleep(0.2)
+        with contextlib.suppress(subprocess.TimeoutExpired):  # between tries: the child ending
+            child.wait(timeout=0.2)
+            raise AssertionError(child.stdout.read() if child.stdout else "setup ended")
     token = (data / "referee-token").read_text().strip()
     yield SetupServer(url, token, data, child)
     child.terminate()
