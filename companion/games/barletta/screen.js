@@ -230,7 +230,7 @@ export async function mount(shell) {
   }
 
   function openChooser(title, lines, choices) {
-    choiceSheet(chooser, title, lines, choices, choose, { line: "", choice: "choice" });
+    choiceSheet(chooser, { title, lines, choices, chosen: choose, close: t("Close"), choiceClass: "choice" });
   }
 
   function onKnight(knight) {

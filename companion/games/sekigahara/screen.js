@@ -225,7 +225,7 @@ export async function mount(shell) {
   }
 
   function openChooser(title, lines, choices) {
-    choiceSheet(chooser, title, lines, choices, choose, { line: "blocks", choice: "" });
+    choiceSheet(chooser, { title, lines, choices, chosen: choose, close: t("Close"), lineClass: "blocks" });
   }
 
   function onStack(loc, side) {

@@ -104,21 +104,22 @@ export function languageSwitch(select, offered = languages()) {
 // --- a sheet of choices on a board -------------------------------------------------------------------
 
 /** `box` filled and shown as a sheet of choices (a tap on a board's piece or place): its title,
- * lines of text (class `line`), a button per legal choice in its words (class `choice`;
- * `data-choice-id`) that calls `chosen(choice)`, and Close, which hides it. */
-export function choiceSheet(box, title, lines, choices, chosen, classes = { line: "", choice: "" }) {
+ * lines of text (of class `lineClass`), a button per legal choice in its words (of class
+ * `choiceClass`, with `data-choice-id`) that calls `chosen(choice)`, and a `close` button (the
+ * screen's word for it) that hides the sheet. */
+export function choiceSheet(box, { title, lines, choices, chosen, close, lineClass = "", choiceClass = "" }) {
   box.replaceChildren(el("h3", {}, title));
-  for (const line of lines) box.append(el("p", classes.line ? { class: classes.line } : {}, line));
+  for (const line of lines) box.append(el("p", lineClass ? { class: lineClass } : {}, line));
   for (const choice of choices) {
     const attrs = { "data-choice-id": String(choice.id) };
-    if (classes.choice) attrs.class = classes.choice;
+    if (choiceClass) attrs.class = choiceClass;
     const button = el("button", attrs, choice.words);
     button.addEventListener("click", () => chosen(choice));
     box.append(button);
   }
-  const close = el("button", { class: "close" }, t("Close"));
-  close.addEventListener("click", () => { box.hidden = true; });
-  box.append(close);
+  const shut = el("button", { class: "close" }, close);
+  shut.addEventListener("click", () => { box.hidden = true; });
+  box.append(shut);
   box.hidden = false;
 }
 
@@ -132,14 +133,13 @@ const MOST = 4;  // the closest zoom: a quarter of the board across the box
  * trackpad, its pinch (a wheel with Ctrl). The board is widened inside its scrolling box `scroll`;
  * `set(scale, fx, fy)` zooms about a point of the visible area (fractions of it), keeping it under
  * the fingers. The bar has the class `zoom` and the box `zoom-box` (companion.css styles them; a
- * bar with `over-board` stands over the board's corner, and only while zoomed in); both have
- * the class `zoomed` while zoomed in; the board carries its scale as `data-zoom`. `follow(board)` moves the zoom to a board drawn anew in the same box;
- * `gesturing()` says (once) whether the touch that ends now pinched, so a tap that ended a pinch
- * opens nothing.
+ * bar with `over-board` stands over the board's corner, and only while zoomed in); both have the
+ * class `zoomed` while zoomed in; the board carries its scale as `data-zoom`. `follow(board)`
+ * moves the zoom to a board drawn anew in the same box; `gesturing()` says (once) whether the
+ * touch that ends now pinched, so a tap that ended a pinch opens nothing.
  */
 export function zoom(bar, scroll, board, homeLabel) {
   let scale = 1;
-  let pinched = false;
   function show() {
     board.style.width = scale === 1 ? "" : (100 * scale) + "%";
     board.dataset.zoom = scale.toFixed(2);
@@ -154,21 +154,36 @@ export function zoom(bar, scroll, board, homeLabel) {
     scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
     scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
   }
+  const control = { set, scale: () => scale, follow(next) { board = next; show(); } };
+  zoomButtons(bar, homeLabel, control);
+  scroll.classList.add("zoom-box");
+  control.gesturing = pinching(scroll, control);
+  show();
+  return control;
+}
+
+function zoomButtons(bar, homeLabel, control) {
+  // Out, the whole board, in: a step is half as much again.
+  bar.classList.add("zoom");
+  const out = el("button", { type: "button", "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
+  const home = el("button", { type: "button", "data-zoom": "fit", "aria-label": homeLabel }, homeLabel);
+  const closer = el("button", { type: "button", "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
+  out.addEventListener("click", () => control.set(control.scale() / 1.5));
+  home.addEventListener("click", () => control.set(1));
+  closer.addEventListener("click", () => control.set(control.scale() * 1.5));
+  bar.append(out, home, closer);
+}
+
+function pinching(scroll, control) {
+  // Two touching fingers zoom by how far apart they move, about the point between them; a
+  // trackpad's pinch comes as a wheel with Ctrl. Returns gesturing(): whether the touch pinched.
+  const fingers = new Map();
+  let pinch = null;
+  let pinched = false;
   const at = (x, y) => {
     const r = scroll.getBoundingClientRect();
     return [(x - r.left) / r.width, (y - r.top) / r.height];
   };
-  bar.classList.add("zoom");
-  scroll.classList.add("zoom-box");
-  const out = el("button", { type: "button", "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
-  const home = el("button", { type: "button", "data-zoom": "fit", "aria-label": homeLabel }, homeLabel);
-  const closer = el("button", { type: "button", "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
-  out.addEventListener("click", () => set(scale / 1.5));
-  home.addEventListener("click", () => set(1));
-  closer.addEventListener("click", () => set(scale * 1.5));
-  bar.append(out, home, closer);
-  const fingers = new Map();
-  let pinch = null;
   scroll.addEventListener("pointerdown", (e) => {
     if (e.pointerType !== "touch") return;
     if (!fingers.size) pinched = false;  // a new touch: what the last one did is done
@@ -180,23 +195,17 @@ export function zoom(bar, scroll, board, homeLabel) {
     if (fingers.size !== 2) { pinch = null; return; }
     const [a, b] = [...fingers.values()];
     const d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-    if (!pinch) { pinch = { d, scale }; return; }
+    if (!pinch) { pinch = { d, scale: control.scale() }; return; }
     pinched = true;
-    set(pinch.scale * d / pinch.d, ...at((a.clientX + b.clientX) / 2, (a.clientY + b.clientY) / 2));
+    control.set(pinch.scale * d / pinch.d, ...at((a.clientX + b.clientX) / 2, (a.clientY + b.clientY) / 2));
   });
   const lift = (e) => { fingers.delete(e.pointerId); pinch = null; };
   scroll.addEventListener("pointerup", lift);
   scroll.addEventListener("pointercancel", lift);
   scroll.addEventListener("wheel", (e) => {
-    if (!e.ctrlKey) return;  // a trackpad's pinch; a plain wheel scrolls the page
+    if (!e.ctrlKey) return;  // a plain wheel scrolls the page
     e.preventDefault();
-    set(scale * Math.exp(-e.deltaY / 200), ...at(e.clientX, e.clientY));
+    control.set(control.scale() * Math.exp(-e.deltaY / 200), ...at(e.clientX, e.clientY));
   }, { passive: false });
-  show();
-  return {
-    set,
-    scale: () => scale,
-    follow(next) { board = next; show(); },
-    gesturing() { const was = pinched; pinched = false; return was; },
-  };
+  return () => { const was = pinched; pinched = false; return was; };
 }
