@@ -31,8 +31,8 @@ TABLES = ("COLOUR_NAMES", "ACTION_SHORT", "ACTION_NAMES", "SPECIAL_NAMES", "BUIL
           "KIND_PLURALS")
 POSITIONS = {
     "plan": (4, 120),      # summer, year 1: Red still to plan, the others' plans made (3.3)
-    "battle": (4, 160),    # autumn, Battle B: Yellow attacks from Naka 8; cubes in the tray
-    "winter": (4, 170),    # the first winter: Yellow's two revolts drawn (5.2)
+    "battle": (4, 164),    # autumn, Battle B: Purple attacks from Higashi 5; cubes in the tray
+    "winter": (4, 176),    # the first winter: Purple's two revolts drawn (5.2)
     "three": (3, 215),     # 3 players, year 2: the marked provinces out of play (2)
 }
 
