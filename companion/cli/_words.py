@@ -15,9 +15,7 @@ def summary(game: Game[Any], applied: int, at_line: int | None) -> str:
     game_type = game.rules.game_type
     where = f" up to line {at_line}" if at_line else ""
     outcome = game.outcome
-    result = "in progress" if outcome is None else (
-        f"{outcome.winner or 'nobody'} won: {outcome.termination} (rule {outcome.rule})"
-        if outcome.winner else f"draw: {outcome.termination} (rule {outcome.rule})")
+    result = "in progress" if outcome is None else str(outcome.sentence())
     return f"{game_type.title}: {applied} actions replayed{where}; {result}"
 
 

@@ -484,7 +484,9 @@ export function banner(state, t = (s) => s, names = {}) {
   const who = actingPlayer(view, state);
   const pending = view.pending;
   if (view.outcome) {
-    parts = [t("Game over"), view.outcome.winner ? fill(t("{who} wins"), { who: colour(view.outcome.winner) }) : t("A draw")];
+    const won = (view.outcome.winners || []).map(colour);  // 7: players level share the victory
+    parts = [t("Game over"), !won.length ? t("A draw") : won.length === 1 ? fill(t("{who} wins"), { who: won[0] })
+      : fill(t("{who} share the victory"), { who: won.slice(0, -1).join(", ") + " " + t("and") + " " + won[won.length - 1] })];
   } else if (state.paused) {
     parts = [seasonName(view, t), t("Paused")];
   } else if (SETUP.has(view.phase) || (view.phase === "events" && view.year === 1)) {

@@ -186,8 +186,12 @@ function statusLine(state) {
   const view = state.view || {};
   const waiting = (state.to_move || []).filter((r) => r !== "chance");
   if (view.outcome) {
-    const winner = view.outcome.winner;
-    return winner ? fill(t("Game over · {side} wins"), { side: roleName(winner) }) : t("Game over · a draw");
+    const winners = view.outcome.winners || (view.outcome.winner ? [view.outcome.winner] : []);
+    if (!winners.length) return t("Game over · a draw");
+    if (winners.length === 1) return fill(t("Game over · {side} wins"), { side: roleName(winners[0]) });
+    const named = winners.map(roleName);  // a shared victory (Shogun 7): every winner by name
+    return fill(t("Game over · {sides} share the victory"),
+      { sides: named.slice(0, -1).join(", ") + " " + t("and") + " " + named[named.length - 1] });
   }
   if ((state.to_move || []).includes("chance") && !waiting.length) return t("Waiting for a draw or a die roll");
   if (!waiting.length) return "";

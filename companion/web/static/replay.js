@@ -4,7 +4,7 @@
 // timeline, the move list and the banner.
 // Everything shown comes from the server already filtered for this viewer (the public while a
 // game runs, everything once it has ended): nothing is hidden here.
-import { el, t } from "/common/toolkit.js";
+import { el, fill, t } from "/common/toolkit.js";
 
 export async function startReplay(shell) {
   const game = document.body.dataset.gameId;
@@ -181,10 +181,12 @@ export async function startReplay(shell) {
     const trophy = el("svg", { viewBox: "0 0 24 24", width: "36", height: "36", "aria-hidden": "true" });
     trophy.append(el("path", { d: "M6 3h12v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15v3h3v3H8v-3h3v-3a5 5 0 0 1-3.6-3H7a4 4 0 0 1-4-4V5h3zm0 4H5v1a2 2 0 0 0 1.2 1.8A5 5 0 0 1 6 9zm12 0v2a5 5 0 0 1-.2.8A2 2 0 0 0 19 8V7z" }));
     const players = (about && about.players) || {};
-    const winner = outcome.winner;
-    const named = !winner ? "" : shell.roleName ? shell.roleName(winner)
-      : title(winner) + (players[winner] ? " (" + players[winner] + ")" : "");
-    const headline = winner ? named + " " + t("wins") : t("A draw");
+    const winners = outcome.winners || (outcome.winner ? [outcome.winner] : []);
+    const named = winners.map((role) => shell.roleName ? shell.roleName(role)
+      : title(role) + (players[role] ? " (" + players[role] + ")" : ""));
+    const all = named.length > 1 ? named.slice(0, -1).join(", ") + " " + t("and") + " " + named[named.length - 1] : named.join("");
+    const headline = !winners.length ? t("A draw") : winners.length === 1 ? all + " " + t("wins")
+      : fill(t("{winners} share the victory"), { winners: all });
     const why = [outcome.termination ? String(outcome.termination).replaceAll("_", " ") : "",
       outcome.rule ? t("rule") + " " + outcome.rule : ""].filter(Boolean).join(", ");
     const words = el("span", {});
