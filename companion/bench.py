@@ -526,14 +526,19 @@ def bench_referee(game: str | None = None, games: int = 20, seed: int = 0,
 def describe_referee(f: dict[str, Any]) -> list[str]:
     """The referee figures in sentences; figures a game adds are listed by name."""
     said = {"game", "actions", "games", "recovered", "asked", "missed", "hidden",
-            "asked_by_verb", "missed_by_verb", "ms_per_action", "first_misses"}
+            "asked_by_verb", "asked_by_cause", "missed_by_verb", "ms_per_action",
+            "first_misses"}
     lines = []
-    if said - {"hidden", "first_misses", "asked_by_verb", "missed_by_verb"} <= set(f):
+    if said - {"hidden", "first_misses", "asked_by_verb", "asked_by_cause",
+               "missed_by_verb"} <= set(f):
         lines += [f"{f['game']}: {f['actions']} table actions in {f['games']} games: "
                   f"{f['recovered']} recovered, {f['asked']} asked on the tablet, "
                   f"{f['missed']} missed" + (f"; {f['hidden']} hidden deals"
                                               if "hidden" in f else ""),
                   f"reading time: {f['ms_per_action']} ms per action"]
+        if "asked_by_cause" in f:
+            lines.append("asked because of: " + ", ".join(
+                f"{kind} {n}" for kind, n in f["asked_by_cause"].items()))
         lines += [f"{key.replace('_by_verb', '')}: {f[key]}"
                   for key in ("asked_by_verb", "missed_by_verb") if key in f]
         lines += [str(miss) for miss in f.get("first_misses", [])]

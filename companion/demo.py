@@ -35,7 +35,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion.engine import CHANCE, REFEREE, Action, Game, Rules, random_playout
+from companion.engine import CAUSES, CHANCE, REFEREE, Action, Game, Rules, random_playout
 from companion.games import AnyGame, GameSpec, default_game, game
 from companion.inputs.events import InputEvent
 from companion.inputs.gpio import Pins, TableHardware
@@ -86,6 +86,9 @@ class DemoReport:
     stable_states: int = 0
     actions: int = 0
     questions: int = 0
+    questions_by_cause: dict[str, int] = field(default_factory=dict)
+    """The questions by cause (engine.Cause): a choice the rules leave to a player, a doubt
+    of the camera, a confirmation of what it read."""
     alerts: int = 0
     latency_ms_p50: float = 0.0
     latency_ms_p95: float = 0.0
@@ -258,6 +261,7 @@ def run_demo(options: DemoOptions,
         report.frames, report.stable_states = counts.frames, counts.stable_states
         report.actions, report.questions, report.alerts = (counts.actions, counts.questions,
                                                            counts.alerts)
+        report.questions_by_cause = {cause: counts.asked[cause] for cause in CAUSES}
         report.fps = round(counts.frames / max(1e-9, sim.vision_seconds), 2)
         report.crowded = sim.player.crowded
     report.seconds = round(time.perf_counter() - started, 1)

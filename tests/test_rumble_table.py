@@ -370,6 +370,10 @@ def test_random_games_acted_out_at_zone_level_are_read_back():
     blind = read_back_games(games=2, seed=11, daimyo_seen=False)  # a daimyo looks a soldier
     assert blind["asked_by_verb"].get("deploy", 0) > 0 and blind["missed"] == 0
     assert set(blind["asked_by_verb"]) <= {"deploy", "daimyo"}
+    # Issue 36: a daimyo that looks a soldier is the player's to say (8): a choice, with no
+    # doubt of the camera and nothing to confirm.
+    assert blind["asked_by_cause"] == {"choice": blind["asked"], "doubt": 0, "confirmation": 0}
+    assert figures["asked_by_cause"] == {"choice": 0, "doubt": 0, "confirmation": 0}
 
 
 SEED, ACTIONS, ILLEGAL_AT = 1, 12, 5

@@ -546,6 +546,11 @@ def test_whole_games_for_3_4_and_5_players_are_read_back_without_a_miss():
     assert figures["recovered"] > figures["asked"] > 0
     assert {"attack", "turn_card", "claim", "revolts"} <= set(figures["recovered_by_verb"])
     assert "tray" in figures["asked_by_verb"]  # every reading confirmed with a tap (6.2)
+    # Issue 36: each question says why: the trays are confirmations, the special cards'
+    # «può» and the choices of a card or a daimyo order are choices.
+    causes = figures["asked_by_cause"]
+    assert sum(causes.values()) == figures["asked"]
+    assert causes["confirmation"] == figures["asked_by_verb"]["tray"] and causes["choice"] > 0
 
 
 @pytest.mark.slow

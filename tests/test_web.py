@@ -20,11 +20,12 @@ from web_helpers import (
 
 from companion.broadcast.dashboard import create_dashboard
 from companion.broadcast.store import BroadcastStore
-from companion.engine import PUBLIC, REFEREE, Action, Alert
+from companion.engine import PUBLIC, REFEREE, Action, Alert, Cause
 from companion.games import all_games, game
 from companion.kits import Kit
 from companion.record import read_record, replay
-from companion.record.session import import_record
+from companion.record.session import Session, import_record
+from companion.web.hub import Hub
 
 SAMPLE = game("sekigahara").sample()
 WEB = Path(__file__).parents[1] / "companion" / "web"
@@ -402,6 +403,25 @@ def test_a_card_code_typed_on_a_screen_is_an_input_for_the_referee(skirmish):
     hub.card_owner = None  # no table reads cards: a phone's code goes nowhere
     assert client.post("/api/scan", headers=bearer(tokens["red"]),
                        json={"code": "CARD:R-1"}).status_code == 403
+
+
+def test_a_question_says_why_it_is_asked_in_the_viewers_language_and_after_a_restart(skirmish):
+    """Issue 36: every question carries its cause; the screens say it ("asked: the camera
+    could not read ..."), in Italian too, and a restarted table keeps it."""
+    hub, client, tokens = skirmish
+    options = (Action("red", "move", {"block": "red_a", "to": "mill"}),
+               Action("red", "move", {"block": "red_a", "to": "ford"}))
+    hub.ask("From the camp: which way?", options, Cause.doubt("the ford", "blocks too close"))
+    shown = client.get("/api/view").get_json()["question"]
+    assert shown["cause"] == "doubt"
+    assert shown["why"] == "asked: the camera could not read the ford (blocks too close)"
+    italian = client.get("/api/view?lang=it").get_json()["question"]["why"]
+    assert italian.startswith("chiesto: la telecamera non ha potuto leggere the ford")
+    restarted = Hub(Session.resume(hub.session.store, hub.session.game_id))
+    assert restarted.question_cause == Cause.doubt("the ford", "blocks too close")
+    hub.ask("Which one?", options, Cause.choice("7.3"))
+    assert client.get("/api/view", headers=bearer(tokens["red"])).get_json()["question"][
+        "why"] == "asked: a choice the rules leave to the player (rule 7.3)"
 
 
 def test_a_referee_question_is_answered_by_the_acting_side_with_a_tap(skirmish):

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.core import Action, Proposal, Question, Ruling
+from companion.engine.core import CAUSES, Action, Proposal, Question, Ruling
 from companion.table import TableReferee
 from companion.table.acting import Press, Scan, TableInput
 
@@ -31,6 +31,8 @@ class ReadBack:
 
     recovered: Counter[str] = field(default_factory=Counter)
     asked: Counter[str] = field(default_factory=Counter)
+    causes: Counter[str] = field(default_factory=Counter)
+    """The asked actions by the cause of their question (choice, doubt, confirmation)."""
     missed: Counter[str] = field(default_factory=Counter)
     hidden: Counter[str] = field(default_factory=Counter)
     first_misses: list[str] = field(default_factory=list)
@@ -40,8 +42,10 @@ class ReadBack:
         said = list(rulings)
         if any(isinstance(r, Proposal) and r.action == action for r in said):
             self.recovered[action.verb] += 1
-        elif any(isinstance(r, Question) and action in r.options for r in said):
+        elif asking := next((r for r in said if isinstance(r, Question)
+                             and action in r.options), None):
             self.asked[action.verb] += 1
+            self.causes[asking.cause.kind] += 1
         else:
             self.missed[action.verb] += 1
             if len(self.first_misses) < MISSES_KEPT:
@@ -51,7 +55,8 @@ class ReadBack:
     def add(self, other: ReadBack) -> None:
         """Count `other`'s game in too (the first misses up to MISSES_KEPT in all)."""
         for mine, theirs in ((self.recovered, other.recovered), (self.asked, other.asked),
-                             (self.missed, other.missed), (self.hidden, other.hidden)):
+                             (self.missed, other.missed), (self.hidden, other.hidden),
+                             (self.causes, other.causes)):
             mine.update(theirs)
         self.first_misses += other.first_misses[:MISSES_KEPT - len(self.first_misses)]
 
@@ -60,6 +65,7 @@ class ReadBack:
         return {"actions": total, "recovered": sum(self.recovered.values()),
                 "asked": sum(self.asked.values()), "missed": sum(self.missed.values()),
                 "hidden": sum(self.hidden.values()), "asked_by_verb": dict(self.asked),
+                "asked_by_cause": {cause: self.causes[cause] for cause in CAUSES},
                 "missed_by_verb": dict(self.missed), "first_misses": self.first_misses}
 
 

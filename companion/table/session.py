@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,7 +24,16 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from companion.engine import REFEREE, Action, Alert, IllegalAction, Proposal, Question, Ruling
+from companion.engine import (
+    REFEREE,
+    Action,
+    Alert,
+    Cause,
+    IllegalAction,
+    Proposal,
+    Question,
+    Ruling,
+)
 from companion.inputs.events import ButtonPressed, CardScanned, InputEvent, ReadProblem
 from companion.inputs.gpio import TableHardware
 from companion.record.session import Session
@@ -58,7 +68,8 @@ class TableHost(Protocol):
     def act(self, role: str, action: Action, source: str,
             snapshot: bytes | None = None) -> Any: ...
 
-    def ask(self, text: str, options: tuple[Action, ...]) -> None: ...
+    def ask(self, text: str, options: tuple[Action, ...], cause: Cause | None = None
+            ) -> None: ...
 
     def answer(self, role: str, choice: int, source: str = ...) -> Any: ...
 
@@ -80,6 +91,8 @@ class TableCounts:
     actions: int = 0
     """Actions the referee read from the table and the record accepted."""
     questions: int = 0
+    asked: Counter[str] = field(default_factory=Counter)
+    """Questions by cause (`engine.Cause.kind`: choice, doubt, confirmation)."""
     alerts: int = 0
     read_problems: int = 0
 
@@ -283,7 +296,8 @@ class TableSession:
                 self._play(ruling, source)
             elif isinstance(ruling, Question):
                 self.counts.questions += 1
-                self.hub.ask(ruling.text, ruling.options)
+                self.counts.asked[ruling.cause.kind] += 1
+                self.hub.ask(ruling.text, ruling.options, ruling.cause)
                 self._show("waiting")
             else:
                 self._alert(ruling, table=source == "camera")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, IllegalAction, say
+from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, Cause, IllegalAction, say
 from companion.engine.core.sentence import from_data, to_data
 from companion.i18n import DEFAULT
 from companion.inputs.events import CardScanned
@@ -132,6 +132,9 @@ class Hub:
         self.paused = False
         self.question: tuple[str, tuple[Action, ...]] | None = None
         """A question from the referee (several actions fit what the table shows)."""
+        self.question_cause: Cause | None = None
+        """Why the waiting question is asked (a player's choice, a camera's doubt, a
+        confirmation); None for a question put without one (a test's, an older store's)."""
         self.highlighted = 0
         """The option the table's confirm button would choose."""
         self.inputs: list[CardScanned] = []
@@ -334,19 +337,20 @@ class Hub:
                 self.alert = None
                 self._changed()
 
-    def ask(self, text: str, options: tuple[Action, ...]) -> None:
+    def ask(self, text: str, options: tuple[Action, ...], cause: Cause | None = None) -> None:
         """Put a question on the screens: the acting side answers with a tap, or at the
         table with the buttons (next phase moves the highlight, confirm answers). It is kept
         in the database, so a restart asks it again."""
         with self._lock:
-            self.question = (text, options)
+            self.question, self.question_cause = (text, options), cause
             self.highlighted = 0
             self._keep_question()
             self._changed()
 
     def _keep_question(self) -> None:
         kept = None if self.question is None else {
-            "text": to_data(self.question[0]), "options": [a.text() for a in self.question[1]]}
+            "text": to_data(self.question[0]), "options": [a.text() for a in self.question[1]],
+            "cause": self.question_cause.to_data() if self.question_cause else None}
         self.session.store.put_table_state(self.session.game_id, "question", kept)
 
     def _restore_question(self, kept: Any) -> None:
@@ -361,6 +365,7 @@ class Hub:
         game = self.session.game
         if options and all(game.rules.accepts(game.state, a) for a in options):
             self.question = (from_data(kept.get("text", "")), options)
+            self.question_cause = Cause.from_data(kept.get("cause"))
 
     def highlight_next(self) -> None:
         """The table's next-phase button while a question waits: the next option."""
@@ -401,7 +406,10 @@ class Hub:
         owner = options[0].role if options else None
         shown = role in (owner, REFEREE)
         translate = sentences_in(game.rules, lang)
+        cause = self.question_cause
         return {"text": say(text, translate), "by": owner,
+                "why": say(cause.said(), translate) if cause else "",
+                "cause": cause.kind if cause else None,
                 "options": [a.text() for a in options] if shown else [],
                 "words": [game.rules.say(game.state, a, role, lang) for a in options]
                 if shown else [],

@@ -21,7 +21,7 @@ from companion.engine.core.rules import (
     register,
     rules_class,
 )
-from companion.engine.core.rulings import Alert, Proposal, Question, Ruling
+from companion.engine.core.rulings import CAUSES, Alert, Cause, Proposal, Question, Ruling
 from companion.engine.core.sentence import Sentence, say
 from companion.engine.core.simulate import DeadEnd, Playout, pick_action, random_playout
 from companion.engine.core.values import (
@@ -36,12 +36,14 @@ from companion.engine.core.values import (
 )
 
 __all__ = [
+    "CAUSES",
     "CHANCE",
     "PUBLIC",
     "REFEREE",
     "Action",
     "Alert",
     "Batch",
+    "Cause",
     "DeadEnd",
     "EngineError",
     "Event",

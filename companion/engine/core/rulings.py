@@ -9,13 +9,17 @@ an `Alert` says that nothing legal fits, with the rule, in words the acting play
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from companion.engine.core.rules import REFEREE
 from companion.engine.core.sentence import Sentence, from_data, to_data
 from companion.engine.core.values import Action
 
-__all__ = ["Alert", "Proposal", "Question", "Ruling"]
+__all__ = ["CAUSES", "Alert", "Cause", "Proposal", "Question", "Ruling"]
+
+CauseKind = Literal["choice", "doubt", "confirmation"]
+CAUSES: tuple[CauseKind, ...] = ("choice", "doubt", "confirmation")
+"""Why a question is put, in the order the figures list them."""
 
 
 @dataclass(frozen=True)
@@ -24,9 +28,62 @@ class Proposal:
 
 
 @dataclass(frozen=True)
+class Cause:
+    """Why the table asks rather than plays (issue 36): a `choice` the rules leave to a player
+    and no camera can see (`rule` says which), a `doubt` of the camera (`zone` it could not
+    read, `reason`), or a `confirmation` of what the camera read clearly (`rule`). A
+    companion that asks every other move is switched off: the figures count questions by
+    cause, so each kind can be measured and reduced on its own terms."""
+
+    kind: CauseKind
+    rule: str = ""
+    zone: str = ""
+    reason: str = ""
+
+    @classmethod
+    def choice(cls, rule: str) -> Cause:
+        return cls("choice", rule=rule)
+
+    @classmethod
+    def doubt(cls, zone: str, reason: str) -> Cause:
+        return cls("doubt", zone=zone, reason=reason)
+
+    @classmethod
+    def confirmation(cls, rule: str) -> Cause:
+        return cls("confirmation", rule=rule)
+
+    def said(self) -> Sentence:
+        """The cause as the tablet's log says it ("asked: the camera could not count Kyo");
+        `zone` is already in a player's words (the referee names its zones)."""
+        if self.kind == "doubt":
+            return Sentence("asked: the camera could not read {zone} ({reason})",
+                            zone=self.zone, reason=self.reason)
+        if self.kind == "confirmation":
+            return Sentence("asked: to confirm what the camera read (rule {rule})",
+                            rule=self.rule)
+        return Sentence("asked: a choice the rules leave to the player (rule {rule})",
+                        rule=self.rule)
+
+    def to_data(self) -> dict[str, str]:
+        return {"kind": self.kind, "rule": self.rule, "zone": self.zone, "reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: Any) -> Cause | None:
+        """`to_data` read back; None for anything else (a question kept by an older
+        companion)."""
+        if not isinstance(data, dict) or data.get("kind") not in CAUSES:
+            return None
+        return cls(data["kind"], *(str(data.get(k) or "") for k in ("rule", "zone", "reason")))
+
+
+@dataclass(frozen=True)
 class Question:
+    """Several actions fit what the table showed, or a choice waits that it cannot show: the
+    options to pick from, and why the table asks (`cause`, which every referee must give)."""
+
     text: str
     options: tuple[Action, ...]
+    cause: Cause
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from companion.engine.core import (
     CHANCE,
     Action,
     Alert,
+    Cause,
     IllegalAction,
     Proposal,
     Question,
@@ -344,7 +345,7 @@ class BarlettaReferee:
             self.asked = options
             return Question(Sentence("{knight} moved to {hex}: does it attack, and whom "
                                      "(E1.1)?", knight=self._name(knight), hex=now[0]),
-                            options)
+                            options, Cause.choice("E1.1"))
         try:
             self.rules.decide(state, candidates[0])
         except IllegalAction as exc:
@@ -516,7 +517,8 @@ class BarlettaReferee:
             legal.sort(key=lambda a: -self.kit.vc(str(a.args["knight"])))
         if not legal or state.phase == "deploy":
             return []
-        return [Question(QUESTIONS.get(state.phase, Sentence("Which one?")), tuple(legal))]
+        return [Question(QUESTIONS.get(state.phase, Sentence("Which one?")), tuple(legal),
+                         Cause.choice(CHOICE_RULES.get(state.phase, "E")))]
 
 
 AREAS = {area(RESERVE, "italians"): Sentence("in the Italians' reserve"),
@@ -533,6 +535,9 @@ QUESTIONS = {"choose": Sentence("Play first or second this turn (C1)?"),
              "orders": Sentence("Which order, with no counter moved (E, D2)?"),
              "reorganize": Sentence("Recover hits or try to remount (E1.2)?")}
 """What the tablet asks in each phase where the table cannot show the choice."""
+CHOICE_RULES = {"choose": "C1", "command": "D1", "charge": "I2", "orders": "D2",
+                "reorganize": "E1.2"}
+"""The rule that leaves each phase's choice to the player (the cause of its question)."""
 
 
 def _is_hex(zone: str) -> bool:

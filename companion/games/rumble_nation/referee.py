@@ -35,6 +35,7 @@ from companion.engine.core import (
     CHANCE,
     Action,
     Alert,
+    Cause,
     IllegalAction,
     Proposal,
     Question,
@@ -189,12 +190,15 @@ class RumbleReferee:
                 unsure |= touches
         options = tuple(action for action, _ in fits[:MAX_OPTIONS])
         if unsure:
-            return [Question(_doubt_question(self.rules.kit, doubts), options)]
+            return [Question(_doubt_question(self.rules.kit, doubts), options,
+                             Cause.doubt(both([region_name(self.rules.kit, r)
+                                               for r in sorted(doubts)]),
+                                         "soldiers too close to count"))]
         if len(fits) == 1:
             self.scanned = None
             return [Proposal(fits[0][0])]
         if fits:
-            return [Question(_question(options), options)]
+            return [Question(_question(options), options, Cause.choice(_choice_rule(options)))]
         if not moved:
             return []  # nothing seen elsewhere, and nothing legal lands where it is unsure
         return [self._refusal(state, role, moved)]
@@ -500,6 +504,14 @@ def _question(options: tuple[Action, ...]) -> str:
     if len(cards) > 1:
         return Sentence("Which card was played (5.1.2)?")
     return Sentence("Which move was it?")
+
+
+def _choice_rule(options: tuple[Action, ...]) -> str:
+    """The rule that leaves to the player what the table cannot tell apart: the daimyo in
+    place of a soldier (8), which card (5.1.2), else the deployment (5)."""
+    if {a.verb for a in options} == {"deploy"}:
+        return "8"
+    return "5.1.2" if len({str(a.args.get("card", a.verb)) for a in options}) > 1 else "5"
 
 
 def _doubt_question(kit: RumbleNationKit, doubts: frozenset[str]) -> str:

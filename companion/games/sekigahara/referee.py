@@ -16,6 +16,7 @@ from companion.engine.core import (
     CHANCE,
     Action,
     Alert,
+    Cause,
     IllegalAction,
     Proposal,
     Question,
@@ -292,7 +293,8 @@ class SekigaharaReferee:
         if len(legal) == 1:
             return Proposal(legal[0])
         if legal:
-            return Question(_question(self.rules.kit, legal[0]), tuple(legal[:MAX_PATHS]))
+            return Question(_question(self.rules.kit, legal[0]), tuple(legal[:MAX_PATHS]),
+                            Cause.choice(_choice_rule(legal[0])))
         if not candidates:
             if seen is not None:
                 return self._alert("7.3.1", "no road leads there this phase", (), seen)
@@ -479,7 +481,8 @@ class SekigaharaReferee:
                         for a in self.rules.legal_actions(state, role)
                         if (not challenged or a.verb == "defect")  # a proof is a card scanned
                         and (not staying or self._all_stay(state, a)))
-        return [Question(_question(self.rules.kit, options[0]), options)] if options else []
+        return [Question(_question(self.rules.kit, options[0]), options,
+                         Cause.choice(_choice_rule(options[0])))] if options else []
 
 
     def _all_stay(self, state: SekigaharaState, retreat: Action) -> bool:
@@ -520,6 +523,15 @@ def _question(kit: SekigaharaKit, example: Action) -> str:
             "retreat": Sentence("Do all the survivors stay in the castle?"),
             "defect": Sentence("No loyalty card to show: do the blocks defect (8.6.1)?"),
             }.get(example.verb, Sentence("Which one?"))
+
+
+CHOICE_RULES = {"move": "7.3", "movement_level": "7.1", "declare": "8.1", "choose_first": "6.3",
+                "castle": "8.9.2", "retreat": "8.8", "defect": "8.6.1"}
+"""The rule that leaves each asked choice to the player (the cause of its question)."""
+
+
+def _choice_rule(example: Action) -> str:
+    return CHOICE_RULES.get(example.verb, "7")
 
 
 def describe(ruling: Ruling) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from companion.engine.core import (
     CHANCE,
     Action,
     Alert,
+    Cause,
     Event,
     IllegalAction,
     Proposal,
@@ -206,12 +207,16 @@ class ShogunReferee:
         chosen = full or half  # the tray landed: what was thrown is thrown
         options = tuple(f.action for f in chosen)
         if any(f.action in unsure for f in chosen):
-            return [Question(_doubt_question(self.kit, state, doubts), options)], state, True
+            return [Question(_doubt_question(self.kit, state, doubts), options,
+                             Cause.doubt(_joined([_zone_name(self.kit, state.side, z)
+                                                  for z in sorted(doubts)]),
+                                         "cubes too close to count"))], state, True
         if len(full) == 1:
             return [Proposal(full[0].action)], full[0].after, False
         if chosen:
             self.landed = tray if landed else None  # read once the question is answered
-            return [Question(_question(chosen[0].action, options), options)], state, True
+            return [Question(_question(chosen[0].action, options), options,
+                             Cause.choice(_choice_rule(chosen[0].action)))], state, True
         return [self._refusal(state, diff, record)], state, False
 
     def _fits(self, state: ShogunState, start: Board, now: Board, record: Board,
@@ -325,7 +330,8 @@ class ShogunReferee:
                          None if action.role == CHANCE else action.role, fix=fix,
                          public_fix=fix)
         if action.verb == "tray" and not confirmed:
-            return Question(self._tray_question(state, action, events), (action,))
+            return Question(self._tray_question(state, action, events), (action,),
+                            Cause.confirmation("6"))
         return Proposal(action)
 
     def _tray_question(self, state: ShogunState, action: Action,
@@ -478,7 +484,8 @@ class ShogunReferee:
                             for s in permutations(SPECIALS))
             return [Question(Sentence("The action cards are laid out: in which order do the "
                                       "special cards lie on their spaces, 1 first (3.2)?"),
-                             options)]
+                             options, Cause.doubt("the special cards' spaces",
+                                                  "card faces are not read"))]
         if verb == "revolts":
             return [self._judge(state, Action(CHANCE, "revolts", {
                 "player": state.winter_queue[0], "provinces": cards}))]
@@ -546,7 +553,8 @@ class ShogunReferee:
                      for order in permutations(group)]
         if not asked:
             return []
-        return [Question(_question(asked[0]), tuple(asked))]
+        return [Question(_question(asked[0]), tuple(asked),
+                         Cause.choice(_choice_rule(asked[0])))]
 
     def _tray_seen(self, state: ShogunState) -> list[Ruling]:
         """The tray to read once nothing else waits: the one that landed while a question
@@ -725,6 +733,15 @@ def _mover(moved: Mapping[str, Mapping[str, int]], default: str | None) -> str |
     """The side whose cubes moved (one colour), else `default`."""
     colours = {kind for kinds in moved.values() for kind in kinds if kind != FARMERS}
     return colours.pop() if len(colours) == 1 else default
+
+
+CHOICE_RULES = {"attack": "3.2", "deploy": "3.2", "defend": "3.2", "stay": "4.3",
+                "move": "4.3", "draw": "2.2", "take": "3.5", "revolt": "5", "daimyo": "7"}
+"""The rule that leaves each asked choice to the player (the cause of its question)."""
+
+
+def _choice_rule(action: Action) -> str:
+    return CHOICE_RULES.get(action.verb, "3")
 
 
 def _question(action: Action, options: Sequence[Action] = ()) -> str:

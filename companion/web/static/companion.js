@@ -398,6 +398,7 @@ function renderQuestion(state) {
   show(box, Boolean(question));
   if (!question) return;
   box.replaceChildren(el("h2", {}, fill(t("Question for {side}"), { side: roleName(question.by) })), el("p", {}, question.text));
+  if (question.why) box.append(el("p", { class: "why" }, question.why));  // its cause (issue 36)
   (question.words || []).forEach((text, index) => {
     const button = el("button", { "data-choice": String(index) }, text);
     if (index === question.highlighted) button.classList.add("highlighted");  // the table's confirm picks it
