@@ -76,11 +76,11 @@ def said(text: str) -> str:
 
 
 def asked_to_confirm(rulings: list, reading: Action) -> bool:
-    """A tray reading is put to the players with its outcome, to confirm or set right (issue
-    #21): one question, the reading its one option."""
-    return (len(rulings) == 1 and isinstance(rulings[0], Question)
-            and rulings[0].options == (reading,) and "Confirm, or set the cubes in the tray "
-            "right (6.2)" in rulings[0].text)
+    """A tray reading the camera is sure of is played at once, shown with its outcome and a
+    tap to take it back (issue 36: confirmation by not objecting; issue 21 asked a question):
+    one proposal, the reading, with its notice."""
+    return (len(rulings) == 1 and isinstance(rulings[0], Proposal)
+            and rulings[0].action == reading and "The tower's tray: " in rulings[0].notice)
 
 
 def pending(kind: str) -> Callable[[ShogunState], bool]:
@@ -210,12 +210,13 @@ def test_an_attack_on_another_players_province_is_read_from_both_provinces_then_
     played.apply(attack)
     reading = {player: 1}
     landed = CountDiff(diff.after, CountSnapshot({**diff.after.counts, TRAY: reading}, ()))
-    (question,) = ref.on_diff(played.state, landed)
-    assert asked_to_confirm([question], Action(CHANCE, "tray", {"tray": reading}))
+    (played_now,) = ref.on_diff(played.state, landed)
+    assert asked_to_confirm([played_now], Action(CHANCE, "tray", {"tray": reading}))
     # the outcome it gives, in words: the attacker holds the province with what is left
     name = KIT.provinces(state.side)[target].name
-    assert f"holds {name} with 1 " in question.text, question.text
-    assert "Conferma, o sistema i cubetti nel vassoio (6.2)" in said(question.text)
+    assert isinstance(played_now, Proposal)
+    assert f"holds {name} with 1 " in played_now.notice, played_now.notice
+    assert said(played_now.notice).startswith("Il vassoio della torre: ")
 
 
 def test_the_special_cards_extra_armies_are_asked_of_their_holders():
@@ -545,12 +546,15 @@ def test_whole_games_for_3_4_and_5_players_are_read_back_without_a_miss():
     assert figures["missed"] == 0, figures["first_misses"]
     assert figures["recovered"] > figures["asked"] > 0
     assert {"attack", "turn_card", "claim", "revolts"} <= set(figures["recovered_by_verb"])
-    assert "tray" in figures["asked_by_verb"]  # every reading confirmed with a tap (6.2)
-    # Issue 36: each question says why: the trays are confirmations, the special cards'
-    # «può» and the choices of a card or a daimyo order are choices.
+    # Issue 36: a tray the camera counts is played at once (a tap takes it back), never asked.
+    assert "tray" in figures["recovered_by_verb"] and "tray" not in figures["asked_by_verb"]
+    # Each question says why: the special cards' «può», who draws or takes a card and the
+    # daimyo order are choices; the special cards' order on their spaces, which the camera
+    # does not read, is a doubt; nothing is asked only to be confirmed.
     causes = figures["asked_by_cause"]
     assert sum(causes.values()) == figures["asked"]
-    assert causes["confirmation"] == figures["asked_by_verb"]["tray"] and causes["choice"] > 0
+    assert causes["confirmation"] == 0 and causes["choice"] > 0
+    assert causes["doubt"] == figures["asked_by_verb"]["lay_out"]
 
 
 @pytest.mark.slow

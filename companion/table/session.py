@@ -71,6 +71,8 @@ class TableHost(Protocol):
     def ask(self, text: str, options: tuple[Action, ...], cause: Cause | None = None
             ) -> None: ...
 
+    def notify(self, text: str, seq: int) -> None: ...
+
     def answer(self, role: str, choice: int, source: str = ...) -> Any: ...
 
     def drop_question(self) -> None: ...
@@ -311,6 +313,8 @@ class TableSession:
                         table=source == "camera")
             return
         self.counts.actions += 1
+        if proposal.notice:  # a sure reading played at once: shown, with a tap to take back
+            self.hub.notify(proposal.notice, self.hub.session.entries[-1].seq)
         self._show("accepted")
 
     def _alert(self, alert: Alert, table: bool = True) -> None:

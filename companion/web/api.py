@@ -97,6 +97,23 @@ def undo() -> ResponseReturnValue:
     return jsonify({"ok": True, "asked_referee": asked})
 
 
+@bp.post("/take-back")
+def take_back() -> ResponseReturnValue:
+    """One tap on a reading the table played at once (issue 36): `{"seq": N}`, the line the
+    notice showed, so that a late tap never takes back a later action."""
+    who = require_change_allowed()
+    seq = body().get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        abort(400, "seq is the number of the line to take back")
+    try:
+        hub().take_back(who, seq)
+    except PermissionError as exc:
+        abort(403, str(exc))
+    except UndoRefused as exc:
+        return jsonify({"rule": "undo", "message": str(exc), "legal": []}), 409
+    return jsonify({"ok": True})
+
+
 @bp.post("/undo/request")
 def undo_request() -> ResponseReturnValue:
     """The referee allows or declines a player's request to take back its last action."""

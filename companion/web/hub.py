@@ -132,6 +132,9 @@ class Hub:
         self.paused = False
         self.question: tuple[str, tuple[Action, ...]] | None = None
         """A question from the referee (several actions fit what the table shows)."""
+        self.notice: tuple[str, int] | None = None
+        """A reading played at once (`Proposal.notice`) and its record line: shown big, with
+        one tap to take it back, while it is still the last action in force (issue 36)."""
         self.question_cause: Cause | None = None
         """Why the waiting question is asked (a player's choice, a camera's doubt, a
         confirmation); None for a question put without one (a test's, an older store's)."""
@@ -204,6 +207,7 @@ class Hub:
                 "pairing": self.pairing if role == REFEREE else {},
                 "paused": self.paused,
                 "question": self._question_for(role, lang),
+                "notice": self._notice_for(role, lang),
                 "inputs": [{"code": e.code, "reader": e.reader} for e in self.inputs]
                 if role == REFEREE else [],
                 "last": self.log.last(role, lang),
@@ -395,6 +399,46 @@ class Hub:
             self._keep_question()
             self._changed()
             return events
+
+    def notify(self, text: str, seq: int) -> None:
+        """Show what the referee played at once from a sure reading (line `seq`), with one
+        tap to take it back: confirmation by not objecting, not a question (issue 36)."""
+        with self._lock:
+            self.notice = (text, seq)
+            self._changed()
+
+    def _notice_for(self, role: str, lang: str) -> dict[str, Any] | None:
+        """The notice while its line is the last in force; `take_back` for the credentials
+        that may tap it (the referee and every paired player, not the shared display)."""
+        last = self.session.last_in_force
+        if self.notice is None or last is None or last.seq != self.notice[1]:
+            return None
+        translate = sentences_in(self.session.game.rules, lang)
+        return {"text": say(self.notice[0], translate), "seq": self.notice[1],
+                "take_back": role != PUBLIC and (role == REFEREE or not self.paused)}
+
+    def take_back(self, role: str, seq: int) -> None:
+        """One tap takes back a reading the referee played at once (a misread tray): by the
+        referee or any paired player, while line `seq` is still the last in force, which
+        also means that nothing was drawn or revealed since. PermissionError for the shared
+        display or a paused game; UndoRefused once the game has moved on."""
+        if role == PUBLIC:
+            raise PermissionError("the table display cannot take an action back")
+        with self._lock:
+            if self.paused and role != REFEREE:
+                raise PermissionError("the referee has paused the game")
+            last = self.session.last_in_force
+            if self.notice is None or self.notice[1] != seq or last is None or last.seq != seq:
+                raise UndoRefused("the game has moved on since that reading: ask the referee "
+                                  "to correct it")
+            before, lines = self.session.game.state, len(self.session.entries)
+            try:
+                self.session.undo(by=role, source=source_of(role))
+            finally:
+                self.log.recorded(before, lines)
+            self.notice = None
+            self.undo_request = None
+            self._changed()
 
     def _question_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """The options may name the acting side's hidden blocks: only it and the referee

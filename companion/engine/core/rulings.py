@@ -24,7 +24,13 @@ CAUSES: tuple[CauseKind, ...] = ("choice", "doubt", "confirmation")
 
 @dataclass(frozen=True)
 class Proposal:
+    """An action the rules accept, played at once. `notice`: a reading the referee is sure of
+    and the players cannot simply see (a tray's cubes, with what they decide), shown big with
+    one tap to take it back, instead of a question asking to confirm it (issue 36: confirm by
+    not objecting); empty for a move the table itself shows."""
+
     action: Action
+    notice: str = ""
 
 
 @dataclass(frozen=True)

@@ -518,7 +518,7 @@ class BarlettaReferee:
         if not legal or state.phase == "deploy":
             return []
         return [Question(QUESTIONS.get(state.phase, Sentence("Which one?")), tuple(legal),
-                         Cause.choice(CHOICE_RULES.get(state.phase, "E")))]
+                         Cause.choice(ASKED_RULES.get(state.phase, "E")))]
 
 
 AREAS = {area(RESERVE, "italians"): Sentence("in the Italians' reserve"),
@@ -535,7 +535,7 @@ QUESTIONS = {"choose": Sentence("Play first or second this turn (C1)?"),
              "orders": Sentence("Which order, with no counter moved (E, D2)?"),
              "reorganize": Sentence("Recover hits or try to remount (E1.2)?")}
 """What the tablet asks in each phase where the table cannot show the choice."""
-CHOICE_RULES = {"choose": "C1", "command": "D1", "charge": "I2", "orders": "D2",
+ASKED_RULES = {"choose": "C1", "command": "D1", "charge": "I2", "orders": "D2",
                 "reorganize": "E1.2"}
 """The rule that leaves each phase's choice to the player (the cause of its question)."""
 

@@ -525,13 +525,13 @@ def _question(kit: SekigaharaKit, example: Action) -> str:
             }.get(example.verb, Sentence("Which one?"))
 
 
-CHOICE_RULES = {"move": "7.3", "movement_level": "7.1", "declare": "8.1", "choose_first": "6.3",
+ASKED_RULES = {"move": "7.3", "movement_level": "7.1", "declare": "8.1", "choose_first": "6.3",
                 "castle": "8.9.2", "retreat": "8.8", "defect": "8.6.1"}
 """The rule that leaves each asked choice to the player (the cause of its question)."""
 
 
 def _choice_rule(example: Action) -> str:
-    return CHOICE_RULES.get(example.verb, "7")
+    return ASKED_RULES.get(example.verb, "7")
 
 
 def describe(ruling: Ruling) -> dict[str, Any]:

@@ -216,7 +216,7 @@ class ShogunReferee:
         if chosen:
             self.landed = tray if landed else None  # read once the question is answered
             return [Question(_question(chosen[0].action, options), options,
-                             Cause.choice(_choice_rule(chosen[0].action)))], state, True
+                             Cause.choice(_choice_rule(chosen[0].action, options)))], state, True
         return [self._refusal(state, diff, record)], state, False
 
     def _fits(self, state: ShogunState, start: Board, now: Board, record: Board,
@@ -330,21 +330,20 @@ class ShogunReferee:
                          None if action.role == CHANCE else action.role, fix=fix,
                          public_fix=fix)
         if action.verb == "tray" and not confirmed:
-            return Question(self._tray_question(state, action, events), (action,),
-                            Cause.confirmation("6"))
+            return Proposal(action, notice=self._tray_notice(state, action, events))
         return Proposal(action)
 
-    def _tray_question(self, state: ShogunState, action: Action,
-                       events: Sequence[Event]) -> Sentence:
-        """The question put after a throw, such as: The tower's tray: 3 Red armies,
-        2 farmers. Red holds Kita 3 with 1 Red army. Confirm, or set the cubes in the tray
-        right (6.2)."""
+    def _tray_notice(self, state: ShogunState, action: Action,
+                     events: Sequence[Event]) -> Sentence:
+        """What a tray the camera counted with confidence decides, played at once and shown
+        big with one tap to take it back (issue 36; it was a question to confirm, issue 21):
+        The tower's tray: 3 Red armies, 2 farmers. Red holds Kita 3 with 1 Red army (6.2)."""
         tray = action.args["tray"]
         cubes = _joined([_cubes(kind, n) for kind, n in sorted(tray.items()) if n])
         outcome = next((_outcome(self.kit, state.side, e) for e in events
                         if e.type == "CubesReturned"), Sentence("nothing comes back yet."))
-        return Sentence("The tower's tray: {cubes}. {outcome} Confirm, or set the cubes in the "
-                        "tray right (6.2).", cubes=cubes, outcome=outcome)
+        return Sentence("The tower's tray: {cubes}. {outcome} (6.2)", cubes=cubes,
+                        outcome=outcome)
 
     # --- the record and the table ---------------------------------------------------------
 
@@ -735,13 +734,17 @@ def _mover(moved: Mapping[str, Mapping[str, int]], default: str | None) -> str |
     return colours.pop() if len(colours) == 1 else default
 
 
-CHOICE_RULES = {"attack": "3.2", "deploy": "3.2", "defend": "3.2", "stay": "4.3",
+ASKED_RULES = {"attack": "3.2", "deploy": "3.2", "defend": "3.2", "stay": "4.3",
                 "move": "4.3", "draw": "2.2", "take": "3.5", "revolt": "5", "daimyo": "7"}
 """The rule that leaves each asked choice to the player (the cause of its question)."""
 
 
-def _choice_rule(action: Action) -> str:
-    return CHOICE_RULES.get(action.verb, "3")
+def _choice_rule(action: Action, options: Sequence[Action] = ()) -> str:
+    """3.2 for the special cards' «può»; 4.4 for an attack that could be on several
+    provinces (the cubes alone do not tell which)."""
+    if action.verb == "attack" and len({(o.args["to"], o.args["armies"]) for o in options}) > 1:
+        return "4.4"
+    return ASKED_RULES.get(action.verb, "3")
 
 
 def _question(action: Action, options: Sequence[Action] = ()) -> str:

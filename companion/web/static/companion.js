@@ -391,6 +391,31 @@ function renderOptions(state) {
   box.append(list);
 }
 
+const NOTICE_MS = 12000;
+let noticeShown = { seq: null, at: 0 };
+
+function renderNotice(state) {
+  // A reading the referee was sure of, played at once (issue 36): shown big for a few seconds
+  // with its consequence, and one tap to take it back instead of a question to confirm it.
+  const box = panel("notice");
+  if (!box) return;
+  const notice = state.notice;
+  if (notice && noticeShown.seq !== notice.seq) noticeShown = { seq: notice.seq, at: Date.now() };
+  const fresh = Boolean(notice) && Date.now() - noticeShown.at < NOTICE_MS;
+  show(box, fresh);
+  if (!fresh) return;
+  box.replaceChildren(el("p", {}, notice.text));
+  if (notice.take_back) {
+    const button = el("button", { "data-take-back": String(notice.seq) }, t("Take back"));
+    button.addEventListener("click", async () => {
+      const response = await api("/api/take-back", { method: "POST", body: JSON.stringify({ seq: notice.seq }) });
+      if (!response.ok) await problem(response);
+    });
+    box.append(button);
+  }
+  setTimeout(() => { if (noticeShown.seq === notice.seq) show(box, false); }, NOTICE_MS - (Date.now() - noticeShown.at));
+}
+
 function renderQuestion(state) {
   const box = panel("questions");
   if (!box) return;
@@ -614,6 +639,7 @@ function render(state) {
   renderHeader(state);
   renderBlind(state.blind || []);
   renderAlert(state.alert);
+  renderNotice(state);
   renderQuestion(state);
   renderInputs(state);
   renderPairing(state.pairing);
