@@ -47,12 +47,14 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
         by_source.setdefault(entry.source, set()).add(entry.action.verb)
     assert {"claim", "place", "attack"} <= by_source["camera"]
     assert {"deal", "drawn", "reveal", "events", "event"} <= by_source["card_reader"]
-    # What nothing on the table shows was asked on the tablet and answered with a tap; so was
-    # every tray the camera read, put to the players with its outcome to confirm (6.2).
-    assert "tray" in by_source["tablet"] and "tray" not in by_source["camera"]
+    # What nothing on the table shows was asked on the tablet and answered with a tap; every
+    # tray the camera counted was played at once, shown with its outcome and a tap to take it
+    # back (6.2; issue 36: confirmation by not objecting), never asked.
+    assert "tray" in by_source["camera"] and "tray" not in by_source.get("tablet", set())
     assert by_source["tablet"] <= {"draw", "take", "lay_out", "daimyo", "stay", "revolt",
-                                   "tray"}
+                                   "attack", "defend", "deploy"}
     assert report["answered"] == sum(e.source == "tablet" for e in record.entries)
+    assert report["questions_by_cause"]["confirmation"] == 0
 
     # The plans and bids: each made on its own player's phone, none by the referee.
     plans = [entry for entry in record.entries if entry.action.verb == "plan"]

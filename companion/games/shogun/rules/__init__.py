@@ -182,7 +182,14 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
         return state.outcome
 
     def undo_barrier(self, action: Action, events: Sequence[Event]) -> bool:
-        """Chance, and any step that turned a secret card up (a bid, a planned card)."""
+        """Chance, and any step that turned a secret card up (a bid, a planned card). Not
+        the tower's tray (6.2): it is the reading of cubes lying in the open, and taking it
+        back draws nothing anew (the cubes stay as they fell), so the table may take back a
+        misread tray with one tap (issue 36). The next planned card its turn passing turns up
+        comes back unchanged when the tray is read again: plans are made before the round
+        and never change, so taking it back lets nobody learn or choose anything anew."""
+        if action.role == CHANCE and action.verb == "tray":
+            return False
         return action.role == CHANCE or any(
             e.type in ("PlanRevealed", "BidsRevealed") for e in events)
 
