@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from game_hubs import skirmish_hub
+from helpers import wait_for
 from playwright.sync_api import Browser, Page, Response
 from web_helpers import HIDES, SCREENS, acting_player, hidden_from, played_hub
 from werkzeug.serving import make_server
@@ -384,11 +385,11 @@ def test_the_acting_side_answers_a_question_with_a_tap(pages, table_of, name):
     shown.wait_for_selector("#questions", timeout=10000)
     assert shown.locator("#questions button").count() == 0  # the table sees only the text
     shot(phone, f"{name}-phone-question")
-    version = hub.version
     phone.click("#questions button[data-choice='1']")
-    shown.wait_for_selector(f"#version[data-version='{version + 2}']", state="attached",
-                            timeout=10000)
-    assert hub.session.entries[-1].action == options[1]
+    wait_for(lambda: hub.session.entries[-1].action == options[1] and hub.question is None,
+             10, "the tapped answer recorded")
+    shown.wait_for_function("(v) => Number(document.getElementById('version').dataset.version)"
+                            " >= v", arg=hub.version, timeout=10000)
     assert drawn_counts(shown) == expected_counts(name, hub.view(PUBLIC)["view"])
     assert pages.errors == []
 

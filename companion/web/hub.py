@@ -391,11 +391,18 @@ class Hub:
         with self._lock:
             if self.question is None:
                 raise PermissionError("no question is waiting for an answer")
-            options = self.question[1]
+            asked, options = self.question, self.question[1]
             if not 0 <= choice < len(options):
                 raise PermissionError(f"choose one of the {len(options)} options")
-            events = self.act(role, options[choice], source)
+            # Closed before the action is applied: the views the action sends to every open
+            # stream must not word the question's options in the position after it (a Rumble
+            # Nation deployment cannot be said once its dice are used); put back if refused.
             self.question = None
+            try:
+                events = self.act(role, options[choice], source)
+            except Exception:
+                self.question = asked
+                raise
             self._keep_question()
             self._changed()
             return events
