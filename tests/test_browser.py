@@ -247,6 +247,7 @@ def test_every_screen_draws_its_view_without_errors_or_leaks(pages, table_of, na
 
 
 @pytest.mark.parametrize("name", SCREENS)
+@pytest.mark.timed
 def test_an_action_reaches_every_open_page_within_a_second(pages, table_of, name):
     table = table_of(name)
     hub = table.hub

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from helpers import free_port, listening, wait_for
 
 from companion.games import game
@@ -55,6 +56,7 @@ def post(port: int, path: str, body: dict, token: str = "sesame") -> int:
     return connection.getresponse().status
 
 
+@pytest.mark.timed
 def test_serve_streams_every_accepted_action(tmp_path):
     child, port = start(tmp_path / "games.sqlite", "--new", "skirmish")
     try:

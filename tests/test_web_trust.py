@@ -255,6 +255,7 @@ class Server:
         self.server.should_exit = True
 
 
+@pytest.mark.timed
 def test_idle_streams_hold_no_thread_and_are_capped_per_device(tmp_path):
     """Issue 16: 40 idle streams without a token froze the threaded server. Here 128 idle
     streams from 8 devices leave the referee's view and pause answering at once; a device's

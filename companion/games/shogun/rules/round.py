@@ -13,8 +13,19 @@ from companion.games.shogun.kit import ACTIONS
 from companion.games.shogun.rules.context import CHESTS, SPECIALS, Batch, chest_value
 from companion.games.shogun.rules.state import ShogunState
 
-__all__ = ["bid_rank", "check_plan", "decide_daimyo", "decide_event", "decide_lay_out",
-           "decide_plan", "decide_take", "decide_turn_card", "random_plan", "reveal_bids"]
+__all__ = [
+    "bid_rank",
+    "check_plan",
+    "decide_daimyo",
+    "decide_event",
+    "decide_lay_out",
+    "decide_plan",
+    "decide_take",
+    "decide_turn_card",
+    "hand",
+    "random_plan",
+    "reveal_bids",
+]
 
 
 def decide_lay_out(b: Batch, action: Action) -> None:
@@ -40,7 +51,8 @@ def decide_turn_card(b: Batch, action: Action) -> None:
     b.emit("ActionCardTurned", card=card)
 
 
-def _hand(state: ShogunState, player: str) -> list[str]:
+def hand(state: ShogunState, player: str) -> list[str]:
+    """The cards a player plans with (3.3): its provinces and its war-chest cards."""
     return [*state.provinces_of(player), *CHESTS]
 
 
@@ -49,21 +61,21 @@ def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any) -> dict[s
     as many spaces filled as the cards allow; a war-chest bid the player can pay."""
     if not isinstance(spaces, Mapping):
         raise IllegalAction("3.3", "a plan puts a card on each action space")
-    hand = set(_hand(state, player))
+    cards = set(hand(state, player))
     unknown = sorted(set(spaces) - set(ACTIONS))
     if unknown:
         raise IllegalAction("3.3", Sentence("{space} is not an action space",
                                             space=str(unknown[0])))
     used = [*spaces.values(), *([bid] if bid is not None else [])]
     for card in used:
-        if not isinstance(card, str) or card not in hand:
+        if not isinstance(card, str) or card not in cards:
             raise IllegalAction("3.3", Sentence("{card} is not one of your cards",
                                                 card=str(card)))
     if len(set(used)) != len(used):
         raise IllegalAction("3.3", "no card may be on two spaces")
-    if len(used) != min(11, len(hand)):
+    if len(used) != min(11, len(cards)):
         raise IllegalAction("3.3", Sentence("{count} of the 11 spaces must hold a card",
-                                            count=min(11, len(hand))))
+                                            count=min(11, len(cards))))
     value = chest_value(str(bid)) if bid is not None else None
     if value is not None and value > state.chests[player]:
         raise IllegalAction("3.3", Sentence("a bid of {chests} chests is more than you have",
