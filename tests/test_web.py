@@ -281,7 +281,7 @@ def test_every_page_and_screen_imports_the_one_toolkit_the_apps_serve(skirmish, 
         assert answer.data == (WEB / "static" / "toolkit.js").read_bytes()
     assert client.get("/static/companion.js").mimetype == "text/javascript"
     scripts = [*(WEB / "static").glob("*.js"), *(WEB.parent / "broadcast" / "static").glob("*.js"),
-               *(game(name).need("screen") for name in SCREENS)]
+               *(game(name).need_screen() for name in SCREENS)]
     for script in scripts:
         if script.name == "toolkit.js":
             continue
