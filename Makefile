@@ -16,19 +16,27 @@ demo: setup
 	$(BIN)/companion replay --check $(SAMPLE)
 	$(BIN)/companion demo $(DEMO_ARGS)
 
+# The suite runs on WORKERS processes (pytest-xdist). Many tests wait on child processes,
+# browsers and brokers, so WORKERS=2 (the default) measured best on 2 cores; `make test
+# WORKERS=4` on a bigger machine. The tests sharing a module's chromium, broker or measured
+# board stay on one worker (loadgroup, tests/conftest.py). One file, one at a time, as always:
+# `.venv/bin/python -m pytest tests/test_web.py`.
+WORKERS ?= 2
+PYTEST  := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+
 # Everything: lint, types and the whole suite (CI runs this).
 test: setup
 	scripts/install-system-packages system-packages.txt system-packages-test.txt
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 # Daily work: the same without the tests marked slow (whole demo games, crash trials, sweeps).
 test-fast: setup
 	scripts/install-system-packages system-packages.txt system-packages-test.txt
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check companion tests

@@ -85,9 +85,9 @@ def _one(spec: AnyGame, kit: Kit, seed: int, path: Path, max_actions: int,
     if outcome is None:
         report.failures.append(f"seed {seed}: no result after {max_actions} actions (runaway)")
         return
-    report.wins[outcome.winner or "draw"] += 1
-    report.endings[f"{outcome.winner or 'draw'}: {outcome.termination} (rule {outcome.rule})"] \
-        += 1
+    won = " and ".join(outcome.winners) or "draw"  # a shared victory names each winner
+    report.wins[won] += 1
+    report.endings[f"{won}: {outcome.termination} (rule {outcome.rule})"] += 1
     record = record_of(played, kit, started_at=datetime(2026, 1, 1, tzinfo=UTC),
                        source="simulator")
     write_record(path, record.header, record.entries)

@@ -1,9 +1,12 @@
-"""What the test modules share as pytest fixtures: one Debian chromium per test module."""
+"""What the test modules share as pytest fixtures: one Debian chromium per test module, and a user
+data folder of each test's own. Helpers that are not fixtures are in helpers.py."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -14,6 +17,56 @@ os.environ.setdefault("COMPANION_STRICT", "1")
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's chromium (system-packages-test.txt): Playwright never downloads a browser."""
+
+OUTSIDE = ("COMPANION_DB", "COMPANION_PUBLIC_URL", "COMPANION_SET", "COMPANION_BROADCAST",
+           "COMPANION_BROADCAST_PASSWORD", "COMPANION_HOSTS")
+"""The companion's environment variables a developer's shell may hold: never seen by a test."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_user_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The whole session (with xdist: this worker) keeps what the companion writes in the user's
+    data folder (`COMPANION_DATA`: calibrations, sets, settings, the referee's token, the game
+    store) in a folder of its own, never the developer's nor another worker's; module fixtures
+    see this one."""
+    folder = tmp_path_factory.mktemp("userdata")
+    saved = {name: os.environ.get(name) for name in ("COMPANION_DATA", *OUTSIDE)}
+    for name in OUTSIDE:
+        os.environ.pop(name, None)
+    os.environ["COMPANION_DATA"] = str(folder)
+    yield folder
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _user_data(_session_user_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test (and every `companion` it starts) has a user data folder of its own, not made
+    until the companion makes it: no test sees what another left there, in whatever order or
+    worker they run. A test that sets `COMPANION_DATA` itself overrides this."""
+    folder = _session_user_data / str(next(_numbers))
+    monkeypatch.setenv("COMPANION_DATA", str(folder))
+    return folder
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist's `--dist loadgroup` (`make test`), the tests that share a module-scoped
+    fixture (a chromium, a broker, a served table, a measured board) run on one worker, which
+    builds it once; every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        if any(definition.scope in ("module", "class", "package")
+               for name in info.names_closure
+               for definition in info.name2fixturedefs.get(name, ())):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from helpers import refused
 
 from companion.engine import CHANCE, Action, Game, IllegalAction
 from companion.games.barletta import hexes
@@ -40,14 +41,6 @@ def position(knights: dict[str, dict[str, Any]], options: dict[str, Any] | None 
             settings[key] = frozen(settings[key])
     state = replace(base, knights=frozen(built), **settings)
     return Game.from_state(rules, state, seed=1)
-
-
-def refused(game: Game, action: Action) -> str:
-    before = game.state
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert game.state == before
-    return info.value.rule
 
 
 def kinds(events) -> list[str]:
@@ -256,6 +249,25 @@ def test_example_3_a_knight_on_foot_with_a_wound_and_a_hit_subtracts_two():
     assert again.state.knights["miale"].mounted
 
 
+def test_e1_3_a_paid_reorganization_in_the_camp_remounts_unrolled_too():
+    """E1.3 «Se il cavaliere decide di rimontare l'azione avviene automaticamente, non è
+    necessario tirare il dado» (E1.2: «vedi anche E1.3»): in its own camp a knight remounts
+    without a roll whether its Reorganization was paid for (E1.2) or free; a paid order is
+    never worse than none (docs/barletta.md, Interpretations)."""
+    game = end_of_turn({"miale": {"where": CAMP, "mounted": False, "ordered": True,
+                                  "reorganizing": True},
+                        "fieramosca": {"where": "2410", "ordered": True}})
+    assert game.state.knights["miale"].mounted and game.state.turn == 2
+    assert not game.state.remounting
+    chooses = end_of_turn({"miale": {"where": CAMP, "mounted": False, "hits": 1,
+                                     "ordered": True, "reorganizing": True},
+                           "fieramosca": {"where": "2410", "ordered": True}})
+    assert chooses.to_move() == (IT,)  # recover or remount: the owner's choice
+    events = chooses.apply(Action(IT, "remount", {"knight": "miale"}))
+    assert [e.data.get("rule") for e in events if e.type == "KnightRemounted"] == ["E1.3"]
+    assert chooses.state.knights["miale"].mounted and chooses.state.turn == 2
+
+
 def test_e1_3_a_knight_in_its_camp_without_an_order_reorganizes_free_and_remounts_unrolled():
     game = end_of_turn({"miale": {"where": CAMP, "mounted": False},
                         "riccio": {"where": CAMP, "hits": 2},
@@ -303,7 +315,25 @@ def test_g_one_knight_per_hex_and_no_passing_through():
     game = position(knights)
     costs = reach(KIT, game.state, "fieramosca")
     assert "2406" not in costs and costs["2408"] == 1 and costs.get("2405", 99) > 2
-    assert refused(game, move(IT, "fieramosca", "2406")) == "F"
+    assert refused(game, move(IT, "fieramosca", "2406")) == "G"  # taken by Miale
+    assert refused(game, move(IT, "fieramosca", "2405")) == "G"  # only through the ring
+
+
+def test_g_a_taken_entry_hex_cites_g_and_the_enemys_entry_hexes_f2():
+    """G «Non può mai esserci più di un cavaliere in un esagono»: a knight entering from its
+    camp onto an entry hex another knight holds is refused under G, not F; F2 «può partire
+    da un esagono del campo o dall'esagono in cui si trova il proprio scudo»: the enemy's
+    entry hexes are refused under F2; too far is F."""
+    game = position({"fanfulla": {"where": CAMP}, "miale": {"where": "2213"},
+                     "la_motte": {"where": "2403"}})
+    with pytest.raises(IllegalAction, match="taken by Miale") as taken:
+        game.apply(move(IT, "fanfulla", "2213"))
+    assert taken.value.rule == "G"
+    french = KIT.entries(FR)[0]
+    with pytest.raises(IllegalAction, match="own camp or shield") as enemy:
+        game.apply(move(IT, "fanfulla", french))
+    assert enemy.value.rule == "F2"
+    assert refused(game, move(IT, "fanfulla", "2405")) == "F"
 
 
 # --- H: combat ---------------------------------------------------------------------------------
@@ -603,6 +633,26 @@ def test_m1_grajano_takes_a_wound_instead_of_surrendering():
         assert (game.state.knights["d_aste"].out == "captured") is captured
         if grajano:
             assert game.state.knights["d_aste"].wounds == 2
+
+
+def test_h5_and_h2_4_a_killer_after_a_retreat_moves_once():
+    """H2.1, M1, H5, H2.4: d'Aste retreats, then fails his surrender test and dies of the
+    wound M1 gives instead: Fieramosca moves once, into the hex attacked (H2.4), not to the
+    retreat hex (H5) and back."""
+    vc = KIT.vc("d_aste")
+    knights = {"fieramosca": {"where": "2407"},
+               "d_aste": {"where": "2406", "wounds": vc - 1, "mounted": False},
+               "miale": {"where": "2010"}, "fontaines": {"where": "2003"}}
+    game = fight(knights, "fieramosca", "d_aste", "2407", {"grajano": True})
+    events = game.apply(melee([1, 2], [1, 5]))
+    assert "KnightRetreated" in kinds(events) and game.state.combat.step == "surrender"
+    events = game.apply(Action(CHANCE, "surrender", {"knight": "d_aste", "die": 6}))
+    killed = next(e for e in events if e.type == "KnightKilled")
+    assert killed.data["to"] == ""  # H5 moves nobody: the advance follows
+    moves = [e for e in events if e.type in ("KnightAdvanced", "KnightMoved")]
+    assert [(e.type, e.data["to"]) for e in moves] == [("KnightAdvanced", "2406")]
+    assert game.state.knights["fieramosca"].where == "2406"
+    assert game.state.knights["d_aste"].out == "dead"
 
 
 def test_m2_an_italian_dismounts_to_fight_a_knight_on_foot():

@@ -23,6 +23,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from click.testing import CliRunner
+from helpers import wait_for
 from leak_check import checker_for
 from paho.mqtt.enums import CallbackAPIVersion
 from web_helpers import played_hub
@@ -72,12 +73,8 @@ class Dashboard:
         self.subscriber.wait_connected(10)
 
     def wait_for(self, table: str, game_id: int, count: int, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.store.seqs(table, game_id) == list(range(1, count + 1)):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"{table}: {self.store.seqs(table, game_id)} of {count}")
+        wait_for(lambda: self.store.seqs(table, game_id) == list(range(1, count + 1)), timeout,
+                 lambda: f"{table}: {self.store.seqs(table, game_id)} of {count}", every=0.05)
 
     def close(self) -> None:
         self.subscriber.stop()
@@ -97,6 +94,15 @@ class Monitor:
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
         assert subscribed.wait(10)
+
+    def fence(self, broker: Broker) -> None:
+        """Until every message the broker took before now has reached the monitor: a marker
+        published now (a resend request for t1) comes after them, mosquitto delivering to each
+        subscriber in the order it took the messages."""
+        marker = f"fence {time.monotonic_ns()}"
+        topic = f"companion/{EVENT}/tables/t1/requests"
+        assert _publish_as(broker, DASHBOARD, topic, marker) == "Success"
+        wait_for(lambda: (topic, marker.encode()) in self.messages, 10, "the monitor's fence")
 
     def close(self) -> None:
         self.client.disconnect()
@@ -191,7 +197,7 @@ def test_a_table_publishes_only_under_its_own_topic(broker, dashboard):
                             (DASHBOARD, f"companion/{EVENT}/tables/t3/actions"),
                             ("t2", f"companion/{EVENT}/tables/t2/actions")):
             answers[f"{user} {topic}"] = _publish_as(broker, user, topic)
-        time.sleep(0.5)
+        monitor.fence(broker)  # a refused message that got through would have arrived
     finally:
         monitor.close()
     refused = [k for k, v in answers.items() if v == "Not authorized"]
@@ -213,7 +219,12 @@ def test_the_dashboard_may_only_ask_and_a_table_reads_only_its_own_requests(brok
                             (DASHBOARD, f"{base}/t3/state"), (DASHBOARD, f"companion/{EVENT}/x"),
                             ("t2", f"{base}/t3/requests"), ("t2", f"{base}/t2/requests")):
             answers[f"{user} {topic}"] = _publish_as(broker, user, topic)
-        time.sleep(0.5)
+        for user, (_client, messages) in heard.items():  # what got through would have arrived
+            marker = f"fence {time.monotonic_ns()}"
+            fence = (f"{base}/{user}/requests", marker.encode())
+            _publish_as(broker, DASHBOARD, fence[0], marker)
+            wait_for(lambda m=messages, f=fence: f in m, 10, f"{user}'s fence")
+            assert messages.pop() == fence
     finally:
         for client, _messages in heard.values():
             client.disconnect()
@@ -224,26 +235,29 @@ def test_the_dashboard_may_only_ask_and_a_table_reads_only_its_own_requests(brok
         f"dashboard companion/{EVENT}/x": "Not authorized",
         f"t2 {base}/t3/requests": "Not authorized", f"t2 {base}/t2/requests": "Not authorized",
     }
-    assert heard["t3"][1] == [f"{base}/t3/requests"]  # the dashboard's request, and no other
-    assert heard["t2"][1] == [f"{base}/t2/requests"]
+    # the dashboard's request, and no other
+    assert [topic for topic, _ in heard["t3"][1]] == [f"{base}/t3/requests"]
+    assert [topic for topic, _ in heard["t2"][1]] == [f"{base}/t2/requests"]
 
 
-def _listen_as(broker: Broker, user: str, topic: str) -> tuple[mqtt.Client, list[str]]:
-    """A client of `user` subscribed to `topic`; the topics of what the broker delivers it."""
-    topics: list[str] = []
+def _listen_as(broker: Broker, user: str, topic: str
+               ) -> tuple[mqtt.Client, list[tuple[str, bytes]]]:
+    """A client of `user` subscribed to `topic`; what the broker delivers it."""
+    topics: list[tuple[str, bytes]] = []
     subscribed = threading.Event()
     client = parse_url(url(broker, user)).client(f"listen-{user}")
     client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
     client.on_subscribe = lambda *_: subscribed.set()
-    client.on_message = lambda _c, _u, m: topics.append(m.topic)
+    client.on_message = lambda _c, _u, m: topics.append((m.topic, m.payload))
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     assert subscribed.wait(10)
     return client, topics
 
 
-def _publish_as(broker: Broker, user: str, topic: str) -> str:
-    """Publish one QoS 1 message as `user`; the broker's reason code for it."""
+def _publish_as(broker: Broker, user: str, topic: str, payload: str | None = None) -> str:
+    """Publish one QoS 1 message as `user` (by default, an action's); the broker's reason
+    code for it."""
     done = threading.Event()
     reason: list[str] = []
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}",
@@ -252,8 +266,8 @@ def _publish_as(broker: Broker, user: str, topic: str) -> str:
     client.on_publish = lambda _c, _u, _m, code, _p: (reason.append(str(code)), done.set())
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
-    client.publish(topic, json.dumps({"table": "t3", "event": EVENT, "kind": "action",
-                                      "game_id": 1, "seq": 99}), qos=1)
+    client.publish(topic, payload or json.dumps({"table": "t3", "event": EVENT, "kind": "action",
+                                                 "game_id": 1, "seq": 99}), qos=1)
     assert done.wait(10)
     client.disconnect()
     client.loop_stop()
@@ -278,8 +292,8 @@ def test_the_table_plays_offline_and_broadcasts_once_the_broker_is_up(tmp_path):
     assert check_broker(parse_url(url(broker, "t5"))) is False
     publisher = start_publisher(hub, url(broker, "t5"))
     try:
-        time.sleep(0.5)
-        assert publisher.outbox.built == len(hub.session.entries)
+        wait_for(lambda: publisher.outbox.built == len(hub.session.entries), 10,
+                 "the outbox to hold the game")
         assert publisher.outbox.pending() == len(hub.session.entries)
         broker.start()
         assert publisher.wait_drained(20)
@@ -304,13 +318,6 @@ def _play_on(hub, actions: int, seed: int = 7) -> None:
                 else pick_action(game, roles, rng), "simulator")
 
 
-def _wait(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.002)
-
-
 def test_a_publisher_handed_messages_with_no_connection_still_drains(tmp_path):
     """Issue 23's liveness bug: paho notices a lost connection on its own thread and tells the
     publisher (`on_disconnect`) a moment later; a message handed to it in between came back
@@ -324,11 +331,12 @@ def test_a_publisher_handed_messages_with_no_connection_still_drains(tmp_path):
     try:
         assert publisher.wait_drained(20)
         broker.kill()
-        _wait(lambda: not publisher.connected.is_set(), 10, "paho to see the broker die")
+        wait_for(lambda: not publisher.connected.is_set(), 10, "paho to see the broker die",
+                 every=0.002)
         publisher.connected.set()  # the moment before on_disconnect, held open
         _play_on(hub, 3)
-        _wait(lambda: publisher.figures["not_taken"] >= 1, 10,
-              "the publisher to hand an action to a client with no connection")
+        wait_for(lambda: publisher.figures["not_taken"] >= 1, 10,
+                 "the publisher to hand an action to a client with no connection")
         broker.start()
         assert publisher.wait_drained(20), (publisher.outbox.pending(), publisher.figures)
     finally:
@@ -347,9 +355,10 @@ def test_a_publisher_whose_broker_dies_with_messages_in_flight_still_drains(tmp_
         broker = Broker.for_event(tmp_path / f"b{attempt}", EVENT, PASSWORDS).start()
         publisher = start_publisher(whole, url(broker, "t2"))
         try:
-            _wait(publisher.connected.is_set, 10, "the publisher to connect")
+            wait_for(publisher.connected.is_set, 10, "the publisher to connect", every=0.002)
             broker.kill()  # while it hands the client its whole game
-            time.sleep(0.3)
+            wait_for(lambda p=publisher: not p.connected.is_set(), 10,
+                     "paho to see the broker die", every=0.002)
             broker.start()
             assert publisher.wait_drained(20), (attempt, publisher.outbox.pending(),
                                                 publisher.figures)
@@ -381,7 +390,7 @@ def test_no_message_on_any_topic_carries_hidden_information(broker, dashboard, t
             dashboard.wait_for(table, game_id, len(hub.session.entries), timeout=60)
             publisher.stop()
             played.append((name, table, hub))
-        time.sleep(0.5)
+        monitor.fence(broker)
     finally:
         monitor.close()
     for name, table, hub in played:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from helpers import wait_for
 from playwright.sync_api import Browser, Frame, Page, Response
 from test_browser import VIEWPORTS, drawn_counts, expected_counts, leaked
 from web_helpers import hidden_from, played_hub
@@ -53,13 +53,6 @@ def _url(port: int, user: str) -> str:
     return f"mqtt://{user}:{PASSWORDS[user]}@127.0.0.1:{port}/{EVENT}"
 
 
-def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
 class Event:
     """A broker, three broadcasting tables and the dashboard served on loopback."""
 
@@ -87,8 +80,8 @@ class Event:
         """Until the dashboard's store holds the table's whole record."""
         hub = self.hubs[table]
         count = len(hub.session.entries)
-        _wait(lambda: self.store.seqs(table, hub.session.game_id) == list(range(1, count + 1)),
-              30, f"{table}'s {count} actions to reach the dashboard")
+        wait_for(lambda: self.store.seqs(table, hub.session.game_id) == list(range(1, count + 1)),
+                 30, f"{table}'s {count} actions to reach the dashboard")
 
     def play_on(self, table: str, actions: int) -> None:
         """The table's players act again (until a player, not chance, is to act)."""
@@ -219,8 +212,8 @@ def test_the_page_of_every_table_shows_each_board_turn_and_result(event, pages):
     for viewport in VIEWPORTS:
         page = pages.open(event.url + "/", viewport)
         page.wait_for_selector(".table-card", state="attached")
-        _wait(lambda p=page: p.locator(".table-card").count() == len(GAMES), 15,
-              "every table's card")
+        wait_for(lambda p=page: p.locator(".table-card").count() == len(GAMES), 15,
+                 "every table's card")
         assert page.locator("#count").inner_text() == f"{len(GAMES)} tables"
         for table, hub in event.hubs.items():
             card = page.locator(f"#table-{table}")
@@ -228,8 +221,8 @@ def test_the_page_of_every_table_shows_each_board_turn_and_result(event, pages):
             frame = _thumbnail(page, table)
             view = hub.view(PUBLIC)["view"]
             name = hub.session.game.rules.game_type.name
-            _wait(lambda f=frame, n=name, v=view: _frame_counts(f) == expected_counts(n, v),
-                  15, f"{table}'s thumbnail to draw its board")
+            wait_for(lambda f=frame, n=name, v=view: _frame_counts(f) == expected_counts(n, v),
+                     15, f"{table}'s thumbnail to draw its board")
             assert frame.locator("#no-screen").is_hidden()
             outcome = hub.session.game.outcome
             if outcome is None:
@@ -262,8 +255,8 @@ def test_one_table_opened_live_follows_its_game(event, pages):
     name = hub.session.game.rules.game_type.name
     live = {vp: pages.open(event.url + "/tables/t1", vp) for vp in VIEWPORTS}
     for page in live.values():
-        _wait(lambda p=page: drawn_counts(p) == expected_counts(name, hub.view(PUBLIC)["view"]),
-              15, "the live board")
+        wait_for(lambda p=page: drawn_counts(p) == expected_counts(name, hub.view(PUBLIC)["view"]),
+                 15, "the live board")
         assert page.locator("#progress").inner_text() == f"{len(hub.session.entries)} actions"
         assert page.locator("#log li").count() == 12
     shot(live["tablet"], "live-tablet-before")
@@ -276,8 +269,8 @@ def test_one_table_opened_live_follows_its_game(event, pages):
         page.wait_for_function(
             "n => document.getElementById('progress').textContent === n + ' actions'",
             arg=after, timeout=5000)
-        _wait(lambda p=page: drawn_counts(p) == expected_counts(name, hub.view(PUBLIC)["view"]),
-              5, f"{viewport}: the live board to follow the table")
+        wait_for(lambda p=page: drawn_counts(p) == expected_counts(name, hub.view(PUBLIC)["view"]),
+                 5, f"{viewport}: the live board to follow the table")
         newest = page.locator("#log li").first
         assert newest.get_attribute("data-seq") == str(after)
         assert "{" not in newest.inner_text()  # words, not raw action text

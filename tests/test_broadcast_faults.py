@@ -14,10 +14,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from helpers import wait_for
 
 from companion.broadcast.bench import compare
 from companion.broadcast.mosquitto import DASHBOARD, Broker, free_port
@@ -47,13 +47,14 @@ def _recorded(folder: Path, table: str) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
-def _wait_until(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+def _offline_for_a_while(broker: Broker, folder: Path) -> None:
+    """The broker is killed and the tables play on offline (their outboxes fill): it comes back
+    once they have recorded as many actions again as there are tables, whatever the load."""
+    broker.kill()
+    before = sum(_recorded(folder, t) for t in TABLES)
+    wait_for(lambda: sum(_recorded(folder, t) for t in TABLES) >= before + len(TABLES), 60,
+             "the tables to play on while the broker is down", every=0.1)
+    broker.start()
 
 
 def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp_path):
@@ -71,20 +72,16 @@ def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp
     tables = [_table(broker, folder, i) for i in range(len(TABLES))]
     try:
         everyone_past = lambda n: all(_recorded(folder, t) >= n for t in TABLES)  # noqa: E731
-        _wait_until(lambda: everyone_past(8), 90, "every table to start playing")
-        broker.kill()
-        time.sleep(1.5)  # the tables play on, offline
-        broker.start()
-        _wait_until(lambda: _recorded(folder, TABLES[2]) >= 30, 90, "table 3 to play on")
+        wait_for(lambda: everyone_past(8), 90, "every table to start playing", every=0.1)
+        _offline_for_a_while(broker, folder)
+        wait_for(lambda: _recorded(folder, TABLES[2]) >= 30, 90, "table 3 to play on", every=0.1)
         os.kill(tables[2].pid, signal.SIGKILL)  # the Pi loses power
         tables[2].wait(timeout=10)
         tables[2] = _table(broker, folder, 2)  # and comes back: it resumes its game
-        _wait_until(lambda: everyone_past(40), 120, "every table to pass 40 actions")
-        broker.kill()
-        time.sleep(1.5)
-        broker.start()
-        _wait_until(lambda: all((folder / f"{t}.done").exists() for t in TABLES), 150,
-                    "every table to finish its game")
+        wait_for(lambda: everyone_past(40), 120, "every table to pass 40 actions", every=0.1)
+        _offline_for_a_while(broker, folder)
+        wait_for(lambda: all((folder / f"{t}.done").exists() for t in TABLES), 150,
+                 "every table to finish its game", every=0.1)
         # A table that did not drain says why: its outbox and its publisher's figures.
         why = {t: (folder / f"{t}.diag").read_text() for t in TABLES
                if (folder / f"{t}.diag").exists()}
@@ -92,8 +89,8 @@ def test_ten_tables_lose_and_double_nothing_through_broker_and_table_crashes(tmp
         store = BroadcastStore(db)
         channel = parse_url(f"mqtt://t@127.0.0.1:{broker.port}/{EVENT}").channel
         try:
-            _wait_until(lambda: compare(store, folder, TABLES, channel)["lost"] == 0, 60,
-                        "the dashboard to hold every action")
+            wait_for(lambda: compare(store, folder, TABLES, channel)["lost"] == 0, 60,
+                     "the dashboard to hold every action", every=0.1)
         finally:
             figures = compare(store, folder, TABLES, channel)
             print({t: (len(store.seqs(t, 1)), _entries(folder, t)) for t in TABLES})

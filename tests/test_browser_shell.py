@@ -37,13 +37,18 @@ def serve(db: Path, port: int, *args: str) -> subprocess.Popen[str]:
          "--db", str(db), "--referee-token", "sesame", *args],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 30
-    while time.time() < deadline:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return child
         except OSError:
-            time.sleep(0.1)
+            pass
+        try:  # between two tries, wait for the child to end (it failed), not a fixed time
+            child.wait(timeout=0.1)
+            break
+        except subprocess.TimeoutExpired:
+            continue
     child.kill()
     raise AssertionError(child.stdout.read() if child.stdout else "serve did not start")
 
@@ -121,6 +126,9 @@ def test_a_tapped_action_is_confirmed_in_words_then_said_in_the_log(pages, tmp_p
     try:
         actor = acting_player(hub)
         phone = pages.open(page_url(table, "play", hub.tokens.issue(actor)), "phone")
+        sent: list[str] = []
+        phone.on("request", lambda r: sent.append(r.method) if r.url.endswith("/api/action")
+                 else None)
         entries = len(hub.session.entries)
         button = phone.locator("#options button.choice").first
         words = button.inner_text()
@@ -129,12 +137,14 @@ def test_a_tapped_action_is_confirmed_in_words_then_said_in_the_log(pages, tmp_p
         assert phone.locator("#confirm-text").inner_text() == words
         shot(phone, "shell-phone-confirm")
         phone.click("#confirm-no")
-        time.sleep(0.3)
+        phone.wait_for_selector("#confirm:not([open])", state="attached")
         assert len(hub.session.entries) == entries  # cancelled: nothing sent
         button.click()
         phone.click("#confirm-yes")
         phone.wait_for_function(f"document.querySelector('#log li[data-seq=\"{entries + 1}\"]')",
-                                timeout=3000)
+                                timeout=10000)
+        # One action sent, the confirmed one: the cancelled tap sent nothing before it, nor after.
+        assert sent == ["POST"] and len(hub.session.entries) == entries + 1
         line = phone.locator(f"#log li[data-seq='{entries + 1}']").inner_text()
         assert "phone" in line and "{" not in line
         assert hub.session.entries[-1].source == "phone"
@@ -158,7 +168,7 @@ def test_an_illegal_tap_names_the_rule_and_the_table_and_the_phone_read_it(pages
         with contextlib.suppress(urllib.error.HTTPError):  # 422: refused, as expected
             table.post("/api/action", bad, token)
         for page in (shared, phone):
-            page.wait_for_selector("#alert:not([hidden])", timeout=3000)
+            page.wait_for_selector("#alert:not([hidden])", timeout=10000)
             text = page.locator("#alert").inner_text()
             assert "rule" in text and "{" not in text
         assert hub.alert is not None and hub.alert.rule in phone.locator("#alert").inner_text()

@@ -6,6 +6,7 @@ the light. The skin rule this replaced is kept here (`skin_rule`) to show what i
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 
@@ -83,6 +84,15 @@ def shoot(scene: RumbleScene, look: Look, seed: int, synth: RumbleSynth = SYNTH)
     return synth.photograph(scene, CAMERA, replace(look, seed=seed)).image
 
 
+@functools.cache
+def still(seed: int) -> np.ndarray:
+    """SCENE under STILL, seeded: the hand-free photographs many tests take (the same seed is
+    the same image), made once and kept read-only so that no reader can change them."""
+    image = shoot(SCENE, STILL, seed)
+    image.flags.writeable = False
+    return image
+
+
 def hand_over(region: str, skin: tuple[int, int, int], sleeve: tuple[int, int, int],
               look: Look = STILL, size: float = 0.12) -> Look:
     """A hand of tone `skin` over `region`'s centre, its forearm and sleeve from the edge."""
@@ -135,9 +145,9 @@ def test_the_skin_rule_flagged_a_hand_free_room_that_the_change_watch_does_not()
 def test_a_resting_hand_of_every_skin_tone_is_flagged_and_leaves_no_count_change(tone: str) -> None:
     reader, tracker = new_reader(), CountTracker()
     hand = hand_over(HAND_REGION, SKIN_TONES[tone], SLEEVES[0])
-    images = [shoot(SCENE, STILL, s) for s in range(3)]
+    images = [still(s) for s in range(3)]
     images += [shoot(SCENE, hand, 20)] * 4  # resting: the same frame again, no motion
-    images += [shoot(SCENE, STILL, s) for s in range(30, 34)]
+    images += [still(s) for s in range(30, 34)]
     readings, diffs = feed(reader, tracker, images)
     assert all(r.moving for r in readings[3:8])  # after the first, by change alone
     assert not any(r.moving for r in readings[8:])
@@ -162,7 +172,7 @@ def test_a_soldier_put_down_by_a_hand_that_then_leaves_is_read_as_the_change() -
     zone = next(z for z in BOARD.regions if z.id == "usuki")
     more = replace(SCENE, cubes=(*SCENE.cubes, Soldier("blue", "usuki", zone.center, 30.0)))
     hand = hand_over("usuki", SKIN_TONES["hue 25"], SLEEVES[1])
-    images = [shoot(SCENE, STILL, s) for s in range(3)]
+    images = [still(s) for s in range(3)]
     images += [shoot(more, hand, 21)] * 2 + [shoot(more, STILL, s) for s in range(40, 45)]
     readings, diffs = feed(reader, tracker, images)
     assert readings[3].moving and readings[4].moving
@@ -175,7 +185,7 @@ def test_the_light_changing_is_the_light_not_a_hand_and_the_table_is_read_again(
     frames are waited for (the light, not a hand), then the still table under the new light
     is the reference and is trusted again."""
     lamp = replace(SCENE, light=WARM_LIGHT)
-    images = [shoot(SCENE, STILL, s) for s in range(3)]
+    images = [still(s) for s in range(3)]
     images += [shoot(lamp, replace(STILL, light=0.5), s) for s in range(50, 56)]
     watch = ChangeWatch()
     seen = [watch.see(image) for image in images]
@@ -192,7 +202,7 @@ def test_the_light_changing_is_the_light_not_a_hand_and_the_table_is_read_again(
 def test_the_set_up_measures_the_sensors_noise_and_a_noisy_room_raises_the_threshold() -> None:
     quiet, noisy = ChangeWatch(), ChangeWatch()
     for seed in range(3):
-        quiet.see(shoot(SCENE, STILL, seed))
+        quiet.see(still(seed))
         noisy.see(shoot(SCENE, Look(defocus=0.4, gain=8.0), seed))
     assert 0 < quiet.noise < noisy.noise
 

@@ -329,6 +329,6 @@ def test_kit_author_serves_its_page(env, tmp_path, name, has):
         return
     photo = _board_photo(spec, tmp_path / "photo")
     port = _free_port()
-    status, said = serving(env, port, "/", "kit", "author", name, "--image", str(photo),
+    status, said = serving(env, port, "/kit-author", "kit", "author", name, "--image", str(photo),
                            "--host", "127.0.0.1", "--port", str(port))
     assert status in (200, 401, 403), said[-2000:]

@@ -9,13 +9,13 @@ import io
 import os
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import segno
 from click.testing import CliRunner
 from evdev import ecodes
+from helpers import wait_for
 from PIL import Image
 
 from companion.cli import main
@@ -59,13 +59,6 @@ class Pty:
 
     def close(self) -> None:
         os.close(self.master)
-
-
-def wait_for(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 class Running:
@@ -124,24 +117,26 @@ MALFORMED: list[tuple[str, bytes, str]] = [
 
 
 def test_every_malformed_rfid_frame_is_reported_and_the_reader_reads_on(running):
-    """Each bad input gives a problem and never a scan; the thread survives them all."""
+    """Each bad input gives a problem and never a scan; the thread survives them all. A good
+    card follows each one: once it is read, everything before it was judged."""
     run = running(Rdm6300Parser(hold_gap=0.0))
-    for name, data, words in MALFORMED:
+    for count, (name, data, words) in enumerate(MALFORMED, start=1):
         before = len(run.problems())
         run.pty.write(data)
         wait_for(lambda before=before, words=words: any(
             words in p.message for p in run.problems()[before:]))
-        time.sleep(0.25)  # let the whole input arrive and be judged
-        assert run.scans() == [], name
+        run.pty.write(rdm_frame(GOOD))
+        wait_for(lambda count=count: len(run.scans()) >= count, what=name)
+        assert [scan.code for scan in run.scans()] == [GOOD] * count, name
         assert run.thread.is_alive() and run.reader.status == "connected", name
-    before = len(run.problems())
+    before, read = len(run.problems()), len(run.scans())
     run.pty.write(rdm_frame(GOOD)[:7] + rdm_frame("0B11223344"))  # truncated, then a good one
-    wait_for(lambda: len(run.scans()) == 1)
-    assert run.scans()[0].code == "0B11223344"
+    wait_for(lambda: len(run.scans()) == read + 1)
+    assert run.scans()[-1].code == "0B11223344"
     assert any("end byte" in p.message for p in run.problems()[before:])
     run.pty.write(rdm_frame(GOOD))
-    wait_for(lambda: len(run.scans()) == 2)
-    assert run.scans()[1].code == GOOD
+    wait_for(lambda: len(run.scans()) == read + 2)
+    assert run.scans()[-1].code == GOOD
     assert run.thread.is_alive() and run.reader.status == "connected"
 
 

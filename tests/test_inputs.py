@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from evdev import ecodes
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from helpers import wait_for
 from PIL import Image, ImageDraw, ImageFilter
 from pyzbar import pyzbar
 
@@ -69,13 +70,6 @@ def reading(port: Path, parser) -> tuple[SerialReader, list]:
     return reader, seen
 
 
-def wait_for(predicate, timeout: float = 3.0) -> None:
-    deadline = time.time() + timeout
-    while not predicate():
-        assert time.time() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 # --- RDM6300 frames -----------------------------------------------------------------------
 
 
@@ -85,8 +79,8 @@ def test_rdm6300_frames_over_a_real_pty_count_a_held_card_once(tmp_path):
     wait_for(lambda: reader.status == "connected")
     for _ in range(5):  # the card rests on the antenna: the frame repeats
         pty.write(rdm_frame("0A00C2B3D4"))
-        time.sleep(0.05)
-    time.sleep(0.6)  # lifted ...
+        time.sleep(0.05)  # timing under test: repeats closer than hold_gap are one scan ...
+    time.sleep(0.6)  # lifted longer than hold_gap ...
     pty.write(rdm_frame("0A00C2B3D4"))  # ... and put back: a new scan
     wait_for(lambda: len(seen) == 2)
     assert [e.code for e in seen] == ["0A00C2B3D4", "0A00C2B3D4"]
@@ -265,7 +259,7 @@ def test_buttons_report_presses_and_lights_show_the_table_state(mock_pins):
     for name in ("confirm", "undo", "next_phase"):
         pin = mock_pins.pin(pins.buttons[name])
         pin.drive_low()
-        time.sleep(0.06)
+        time.sleep(0.06)  # timing under test: a press held past the 50 ms debounce
         pin.drive_high()
         time.sleep(0.06)
     assert [p.name for p in pressed] == ["confirm", "undo", "next_phase"]

@@ -8,6 +8,7 @@ areas; Shogun's own description is tried on its whole example side and through t
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -215,6 +216,26 @@ def test_the_draft_is_kept_and_resumed_and_a_broken_one_is_named(atlas, tmp_path
     with pytest.raises(AuthorError, match="move the file away"):
         create_kit_author_app(AuthorOptions(TOKEN, "atlas", "mine", tmp_path))
     assert '"zz"' in (folder / "draft.json").read_text()  # never overwritten
+
+
+def test_the_page_is_the_referees_own_small_app(atlas, tmp_path):
+    """As the set-up page (companion.web.referee_page): "/" leads to the page, the toolkit and
+    the words are served as on the table's pages, the API refuses in a JSON sentence without the
+    referee's token or with another one, and a page route keeps its HTML error page."""
+    client = create_kit_author_app(AuthorOptions(TOKEN, "atlas", "mine", tmp_path)).test_client()
+    home = client.get("/")
+    assert home.status_code == 302 and home.headers["Location"].endswith("/kit-author")
+    assert b'type="module"' in client.get("/kit-author").data
+    toolkit = client.get("/common/toolkit.js")
+    assert toolkit.status_code == 200 and toolkit.mimetype == "text/javascript"
+    words = client.get("/i18n/it/shell.json").get_json()["words"]
+    assert words["Write and check the kit"] == "Scrivi e controlla il kit"
+    none = client.get("/kit-author/api/state")
+    assert none.status_code == 401 and "open it with the link companion kit author printed" \
+        in none.get_json()["message"]
+    other = client.get("/kit-author/api/state", headers={"Authorization": "Bearer other"})
+    assert other.status_code == 403 and "not the referee's" in other.get_json()["message"]
+    assert client.get("/kit-author/nowhere").mimetype == "text/html"
 
 
 def test_the_cameras_view_is_taken_as_the_photo(atlas, tmp_path):
@@ -538,7 +559,8 @@ def test_without_the_referees_token_the_page_shows_nothing(browser, served):
 
 def test_every_word_of_the_page_has_its_italian():
     script = (WEB / "static" / "kit_author.js").read_text()
-    page = (WEB / "templates" / "kit_author.html").read_text()
+    page = "".join((WEB / "templates" / name).read_text()
+                   for name in ("kit_author.html", "_referee_page.html"))
     shogun = (ROOT / "companion" / "games" / "shogun" / "author.py").read_text()
     found = set(re.findall(r'\b(?:t|fill)\("((?:[^"\\]|\\.)*)"', script))
     found |= set(re.findall(r'^\s+\w+: "([^"]+)",$', script, re.M))  # the hints
@@ -585,9 +607,10 @@ def test_the_command_serves_shoguns_page_for_the_referee_only(tmp_path):
     try:
         deadline = time.monotonic() + 30
         while _reachable(url + "/kit-author") is False:
-            assert child.poll() is None, child.stdout.read() if child.stdout else "ended"
             assert time.monotonic() < deadline, "the page was not served in 30 s"
-            time.sleep(0.2)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # between tries: the child ending
+                child.wait(timeout=0.2)
+                raise AssertionError(child.stdout.read() if child.stdout else "ended")
         token = (tmp_path / "data" / "referee-token").read_text().strip()
         api, mine = url + "/kit-author/api/", {"Authorization": f"Bearer {token}"}
         assert _call(api + "state")[0] == 401

@@ -3,12 +3,11 @@ through the table loop in the server's process, to the tablet and the lights."""
 
 from __future__ import annotations
 
-import time
-
 import cv2
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from helpers import wait_for
 
 from companion.games.sekigahara.referee import SekigaharaReferee
 from companion.games.sekigahara.script import shown
@@ -60,10 +59,8 @@ def test_a_block_carried_off_the_roads_raises_the_alert_on_the_tablet_and_the_re
     live: LiveTable = app.extensions["table"]
     client = app.test_client()
     try:
-        deadline = time.monotonic() + 60
-        while live.source is None or live.source.status != "no more images":
-            assert time.monotonic() < deadline, "the table loop did not read the frames"
-            time.sleep(0.2)
+        wait_for(lambda: live.source is not None and live.source.status == "no more images", 60,
+                 "the table loop to read the frames", every=0.2)
         assert live.session is not None and live.session.counts.stable_states == 2
         view = client.get("/api/view", headers={"Authorization": f"Bearer {TOKEN}"}).json
         assert view["alert"] is not None and view["alert"]["rule"].startswith("7")

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_serve import free_port
+from helpers import free_port, listening, wait_for
 from web_helpers import acting_player, app_for, played_hub
 
 from companion.engine import REFEREE
@@ -85,26 +85,19 @@ def serve(db: Path, data: Path, port: int, *args: str) -> tuple[subprocess.Popen
         env={**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_DATA": str(data)})
     assert child.stdout is not None
     lines = [child.stdout.readline() for _ in range(2)]
+    wait_for(lambda: listening(port), 30, f"serve to listen: {lines}", every=0.1, alive=child)
     return child, "".join(lines)
 
 
 def call(port: int, method: str, path: str, token: str, body: dict | None = None
          ) -> tuple[int, dict]:
-    for _ in range(100):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            headers = {"Authorization": f"Bearer {token}"}
-            if body is not None:
-                headers["Content-Type"] = "application/json"
-            connection.request(method, path, json.dumps(body) if body is not None else None,
-                               headers)
-            response = connection.getresponse()
-            return response.status, json.loads(response.read() or b"{}")
-        except ConnectionRefusedError:
-            import time
-
-            time.sleep(0.1)
-    raise AssertionError(f"nothing answers on port {port}")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    headers = {"Authorization": f"Bearer {token}"}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = connection.getresponse()
+    return response.status, json.loads(response.read() or b"{}")
 
 
 def test_serve_keeps_the_referee_link_and_the_phones_across_a_restart(tmp_path):

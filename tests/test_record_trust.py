@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from helpers import free_port, listening, wait_for
 
 from companion.cli import main
 from companion.engine import Action, IllegalAction
@@ -262,12 +263,6 @@ def test_a_database_symlink_to_a_missing_file_creates_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite", "usb"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def serve(db: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
     """A real `companion serve` in its own process group, once it accepts connections."""
     port = free_port()
@@ -275,15 +270,12 @@ def serve(db: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(db), *args], env=ENV, text=True, start_new_session=True,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and child.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return child, port
-        except OSError:
-            time.sleep(0.1)
-    stop(child, signal.SIGKILL)
-    raise AssertionError(f"serve did not start: {child.stdout.read() if child.stdout else ''}")
+    try:
+        wait_for(lambda: listening(port), 30, "serve to listen", every=0.1, alive=child)
+    except AssertionError:
+        output = stop(child, signal.SIGKILL)
+        raise AssertionError(f"serve did not start: {output}") from None
+    return child, port
 
 
 def stop(child: subprocess.Popen[str], sig: int = signal.SIGTERM) -> str:

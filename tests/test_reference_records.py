@@ -107,8 +107,11 @@ def test_the_golden_playthrough_holds_every_field_of_every_step():
         if step:
             assert [f for f, _ in fields[:3]] == ["action", "events", "said"]
     (ended,) = [e for e in record.entries[-1].events if e.type == "GameEnded"]
-    assert golden[-1] == {"step": steps, "field": "outcome", "value": {
-        k: v for k, v in ended.data.items() if k in golden[-1]["value"]}}
+    last = golden[-1]  # the outcome: the event's fields, and the winners and ranking
+    assert (last["step"], last["field"]) == (steps, "outcome")
+    assert {k: v for k, v in last["value"].items() if k in ended.data} == {
+        k: v for k, v in ended.data.items() if k in last["value"]}
+    assert last["value"]["winners"] == [ended.data["winner"]]
 
 
 # --- the comparison catches a change (Skirmish's rules perturbed in memory) -------------------

@@ -220,6 +220,21 @@ def test_the_list_of_stored_games_is_newest_first(tmp_path):
     assert "Nessuna partita 99999" in client.get("/replay/99999?lang=it").get_data(as_text=True)
 
 
+def test_the_list_names_every_winner_of_a_shared_victory(tmp_path):
+    """Issue 34, Shogun 7: players level on points and war chests share the victory; the list
+    names each of them (and their players), never "a draw"."""
+    hub = played_hub(tmp_path, "sekigahara", actions=4, settle=False)
+    hub.session.store.finish(hub.session.game_id, "ishida and tokugawa: points")
+    client = app_for(hub)[0].test_client()
+    (listed,) = client.get("/api/replays").get_json()["games"]
+    assert listed["outcome"]["winners"] == ["ishida", "tokugawa"]
+    assert listed["outcome"]["winner"] is None and listed["outcome"]["how"] == "points"
+    html = client.get("/replays").get_data(as_text=True)
+    assert "Ishida (Aiko) and Tokugawa (Kenji) share the victory" in html
+    italian = client.get("/replays?lang=it").get_data(as_text=True)
+    assert "Ishida (Aiko) e Tokugawa (Kenji) condividono la vittoria" in italian
+
+
 # --- the browser -------------------------------------------------------------------------------
 
 # the browser comes from conftest.py; the pages from the browser tests

@@ -8,6 +8,7 @@ from datetime import datetime
 from itertools import combinations, product
 
 import pytest
+from helpers import refusal, refused
 
 from companion.engine import CHANCE, PUBLIC, Action, Game, IllegalAction, random_playout
 from companion.games.rumble_nation.rules import RumbleNationRules
@@ -46,14 +47,6 @@ def placed(game: Game, soldiers: dict[str, dict[str, int]], **changes) -> Game:
     built._state = replace(state, soldiers=frozen({r: frozen(p) for r, p in soldiers.items()}),
                            reserve=frozen(reserve), **changes)
     return built
-
-
-def refused(game, action) -> str:
-    before = game.state
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert game.state == before
-    return info.value.rule
 
 
 def roll(game, player, *values):
@@ -284,15 +277,6 @@ def test_random_games_end_with_scores_and_a_verifying_record(players, daimyo, tm
 # --- issue 15: the rulebook read again against the engine -------------------------------------
 
 DAIMYO_CARDS = list(KIT.components.daimyo_cards)
-
-
-def refusal(game, action) -> IllegalAction:
-    """The refusal, checked to leave the game as it was."""
-    before = game.state
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert game.state == before
-    return info.value
 
 
 def with_daimyo(card, soldiers, at, players=2, **changes) -> Game:

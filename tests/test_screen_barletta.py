@@ -225,7 +225,7 @@ def test_a_tap_on_a_knight_rings_its_orders_and_offers_them_in_words(pages: Page
     page.click(f"#bar-chooser button[data-choice-id='{offered[0][0]}']")
     page.click("#confirm-yes")
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
-                           timeout=3000)
+                           timeout=10000)
     assert hub.session.entries[-1].action.args["to"] == dest
     assert pages.errors == []
 

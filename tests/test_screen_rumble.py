@@ -4,8 +4,8 @@ The board as players know it (rulebook 4): no two printed region names collide, 
 (1280x800) and on a phone (390x844); a face-down daimyo card (8.3) never reaches another
 player's page; a tap on a region lists the choices involving it in words, and one is played after
 the confirmation; the shared table screen shows the banner and its turn, dice and turn order at a
-size read from 1.5 m; pinch-zoom on a phone; every label in Italian. Screenshots go to
-tests/artifacts/rumble_nation-*.png.
+size read from 1.5 m; the last move is marked; the toolkit's zoom (pinch on a phone, buttons);
+every label in Italian. Screenshots go to tests/artifacts/rumble_nation-*.png.
 """
 
 from __future__ import annotations
@@ -26,12 +26,10 @@ from test_browser import (
     leaked,
     page_url,
 )
-from web_helpers import SCREENS, acting_player, hidden_from, played_hub
+from web_helpers import acting_player, hidden_from, played_hub
 
 from companion.engine import PUBLIC, REFEREE
 from companion.i18n import catalog
-
-pytestmark = pytest.mark.skipif("rumble_nation" not in SCREENS, reason="no Rumble Nation screen")
 
 SCREEN_JS = Path(__file__).parents[1] / "companion/games/rumble_nation/screen.js"
 CARD_TITLES = {"takeda_shingen": "Takeda Shingen", "chosokabe_motochika": "Chōsokabe Motochika",
@@ -234,11 +232,11 @@ def test_a_tap_on_a_region_lists_its_choices_in_words_and_plays_one(open_page, s
     soldiers = view["soldiers"].get(target, {}).get(player, 0)
     version = hub.version
     chooser.locator("button.choice").first.click()
-    page.wait_for_selector("#confirm[open]", timeout=2000)
+    page.wait_for_selector("#confirm[open]", timeout=10000)
     assert wanted[0]["words"] in page.locator("#confirm").inner_text()
     page.click("#confirm-yes")
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
-                           timeout=3000)
+                           timeout=10000)
     after = hub.view(PUBLIC)["view"]["soldiers"][target][player]
     assert after > soldiers
     assert page.locator(f"#region-{target} [data-side='{player}']").get_attribute(
@@ -297,54 +295,86 @@ def test_the_table_shows_the_banner_and_the_turn_large(open_page, served):
 
 
 def test_the_last_move_is_marked_on_the_map(open_page, served):
-    """After a deployment, the region it reached is outlined and every arrow of the last move
-    is drawn, as `last.marks` says (the rules' marks: locations only)."""
+    """After a deployment, the region it reached is outlined, as `last.marks` says (the rules'
+    marks: a deployment's region is a place, and no arrow: nothing moved)."""
     hub = served.hub
     player = acting_player(hub)
     token = hub.tokens.issue(player)
     page = open_page(page_url(served, ""))
-    deploy = next(c for c in hub.view(player)["choices"] if c["verb"] == "deploy")
+    sent = hub.view(player)
+    deploy = next(c for c in sent["choices"] if c["verb"] == "deploy")
+    target = next(iter(regions_of(deploy, sent["view"])))
     version = hub.version
     served.post("/api/action", {"text": deploy["text"]}, token)
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
-                           timeout=3000)
-    last = hub.view(PUBLIC)["last"]
-    marks = (last or {}).get("marks") or {}
-    if not marks.get("places") and not marks.get("arrows"):
-        pytest.skip("Rumble Nation's Rules.marks says nothing yet")
+                           timeout=10000)
+    marks = hub.view(PUBLIC)["last"]["marks"]
+    # Rules.marks: a deployment's region is a place (5.1.1), and a deployment moves nothing.
+    assert marks == {"arrows": [], "places": [target]}
     marked = set(page.eval_on_selector_all("#rn-board .region.marked",
                                            "ns => ns.map(n => n.dataset.region)"))
-    assert marked == set(marks.get("places") or [])
-    assert page.locator("#rn-marks .arrow").count() == len(
-        [a for a in marks.get("arrows") or [] if a[0] != a[1]])
+    assert marked == {target}
+    assert page.locator("#rn-marks .arrow").count() == 0
+    assert page.locator("#rn-marks").get_attribute("data-seq") == str(len(hub.session.entries))
 
 
-def test_two_fingers_zoom_the_map_on_a_phone(open_page, served):
-    """A pinch (two touch pointers moving apart) zooms the map in; 'Whole map' shows it all
-    again."""
-    page = open_page(page_url(served, ""), "phone")
-    whole = page.get_attribute("#rn-board", "viewBox")
-    page.evaluate("""() => {
-        const svg = document.getElementById('rn-board');
-        const r = svg.getBoundingClientRect();
-        const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 3];
-        const fire = (type, id, x, y) => svg.dispatchEvent(new PointerEvent(type, {
-            pointerId: id, pointerType: 'touch', clientX: x, clientY: y,
-            bubbles: true, cancelable: true}));
-        fire('pointerdown', 1, cx - 20, cy); fire('pointerdown', 2, cx + 20, cy);
-        for (let d = 20; d <= 80; d += 10) {
-            fire('pointermove', 1, cx - d, cy); fire('pointermove', 2, cx + d, cy);
-        }
-        fire('pointerup', 1, cx - 80, cy); fire('pointerup', 2, cx + 80, cy);
+def test_two_fingers_zoom_the_map_on_a_phone(browser, served):
+    """The toolkit's zoom, as on every board: a pinch (two fingers moving apart) widens the map
+    in its box, and the page itself keeps its scale; 'Whole map' shows it all again, the
+    buttons zoom in and out."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(page_url(served, ""))
+        page.wait_for_selector("#rn-board .region", state="attached")
+        board = page.locator("#rn-board")
+        assert board.get_attribute("data-zoom") == "1.00"
+        whole = board.bounding_box()
+        box = page.locator("#rn-scroll").bounding_box()
+        assert whole and box
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+        cdp = context.new_cdp_session(page)
+        touch = "touchStart"
+        for d in (20, 40, 60, 80):
+            cdp.send("Input.dispatchTouchEvent", {"type": touch, "touchPoints": [
+                {"x": x - d, "y": y, "id": 0}, {"x": x + d, "y": y, "id": 1}]})
+            touch = "touchMove"
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert float(board.get_attribute("data-zoom") or 0) > 2.5
+        wider = board.bounding_box()
+        assert wider and wider["width"] > whole["width"] * 2.5
+        assert page.evaluate("window.visualViewport.scale") == 1
+        assert page.locator("#rn-scroll").evaluate("s => s.classList.contains('zoomed')")
+        shot(page, "phone-table-zoomed")
+        page.click("#rn-wrap button[data-zoom='fit']")
+        back = board.bounding_box()
+        assert board.get_attribute("data-zoom") == "1.00" and back
+        assert back["width"] == whole["width"]
+        page.click("#rn-wrap button[data-zoom='in']")
+        assert board.get_attribute("data-zoom") == "1.50"
+        page.click("#rn-wrap button[data-zoom='out']")
+        assert board.get_attribute("data-zoom") == "1.00"
+    finally:
+        context.close()
+
+
+def test_the_table_shows_the_zoom_buttons_once_zoomed_in(open_page, served):
+    """On the shared table at 1280x800 the map fills the screen with no buttons over it until a
+    trackpad's pinch (a wheel with Ctrl) zooms in: then 'Whole map' is over its corner, and the
+    page still does not scroll."""
+    page = open_page(page_url(served, ""))
+    bar = page.locator("#rn-wrap .zoom")
+    assert bar.count() == 1 and bar.is_hidden()
+    page.locator("#rn-scroll").evaluate("""s => {
+        const r = s.getBoundingClientRect();
+        s.dispatchEvent(new WheelEvent('wheel', {ctrlKey: true, deltaY: -200, bubbles: true,
+            cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
     }""")
-    zoomed = page.get_attribute("#rn-board", "viewBox")
-    assert zoomed and whole
-    assert float(zoomed.split()[2]) < float(whole.split()[2]) / 2.5
-    reset = page.locator("#rn-zoom-reset")
-    assert reset.is_visible()
-    shot(page, "phone-table-zoomed")
-    reset.click()
-    assert page.get_attribute("#rn-board", "viewBox") == whole
+    assert float(page.get_attribute("#rn-board", "data-zoom") or 0) > 2
+    assert bar.is_visible()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
+    page.click("#rn-wrap button[data-zoom='fit']")
+    assert page.get_attribute("#rn-board", "data-zoom") == "1.00" and bar.is_hidden()
 
 
 def test_every_label_of_the_screen_is_in_italian():

@@ -188,13 +188,13 @@ def test_a_tap_on_a_stack_shows_where_it_may_go_and_offers_the_moves_in_words(pa
                 for path in m["args"]["paths"].values()}
     page = pages.open(page_url(served, "play", token), "tablet")
     page.click(f"#board .stack[data-where='{start}'][data-side='{role}']")
-    page.wait_for_selector("#board .dest", timeout=2000)
+    page.wait_for_selector("#board .dest", timeout=10000)
     shown = set(page.eval_on_selector_all("#board .dest", "ns => ns.map(n => n.dataset.dest)"))
     assert shown == expected
     shot(page, "sekigahara-screen-tablet-play-tap")
     dest = sorted(expected)[0]
     page.click(f"#board .dest[data-dest='{dest}']", force=True)
-    page.wait_for_selector("#seki-chooser:not([hidden]) button[data-choice-id]", timeout=2000)
+    page.wait_for_selector("#seki-chooser:not([hidden]) button[data-choice-id]", timeout=10000)
     offered = page.eval_on_selector_all("#seki-chooser button[data-choice-id]",
                                         "bs => bs.map(b => [b.dataset.choiceId, b.textContent])")
     wanted = {str(m["id"]) for m in moves if m["args"]["from"] == start
@@ -208,7 +208,7 @@ def test_a_tap_on_a_stack_shows_where_it_may_go_and_offers_the_moves_in_words(pa
     if page.locator("#confirm-yes").count():   # the shell asks to confirm the words first
         page.click("#confirm-yes")
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
-                           timeout=3000)
+                           timeout=10000)
     last = served.hub.session.entries[-1].action
     chosen = next(m for m in moves if str(m["id"]) == offered[0][0])
     assert json.loads(json.dumps(last.to_json()["args"])) == chosen["args"]
@@ -224,7 +224,7 @@ def test_the_referee_taps_any_sides_stack(pages, served):
     start = moves[0]["args"]["from"]
     page = pages.open(page_url(served, "referee", served.referee), "tablet")
     page.click(f"#board .stack[data-where='{start}'][data-side='{role}']")
-    page.wait_for_selector("#board .dest", timeout=2000)
+    page.wait_for_selector("#board .dest", timeout=10000)
     assert page.locator("#board .dest").count() >= 1
     shot(page, "sekigahara-screen-tablet-referee")
     assert pages.errors == []

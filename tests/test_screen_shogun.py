@@ -5,8 +5,9 @@ inside its province, armies drawn as the view counts them, with 3 players the ma
 greyed (2); the shared table at 1280x800 shows the banner ("AUTUMN · BATTLE B · BATTLE AT ...")
 and the players' points, chests and rice as big numbers, and never scrolls; a player's phone
 builds its secret plan and bid (3.3) and sends it as one action, and never shows another
-player's plan or bid; winter says the why of every point (5.3); every label in Italian.
-Screenshots go to tests/artifacts/shogun-*.png.
+player's plan or bid; winter says the why of every point (5.3); the board zooms as every board
+does (the toolkit's zoom: buttons, and pinch on a phone); every label in Italian. Screenshots go
+to tests/artifacts/shogun-*.png.
 """
 
 from __future__ import annotations
@@ -20,11 +21,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 from test_browser import ARTIFACTS, VIEWPORTS, Served, page_url
-from web_helpers import SCREENS, played_hub
+from web_helpers import played_hub
 
 from companion.engine import PUBLIC, REFEREE
-
-pytestmark = pytest.mark.skipif("shogun" not in SCREENS, reason="no Shogun screen")
 
 SCREEN_JS = Path(__file__).parents[1] / "companion/games/shogun/screen.js"
 PO = SCREEN_JS.with_name("locales") / "it" / "screen.po"
@@ -32,8 +31,8 @@ TABLES = ("COLOUR_NAMES", "ACTION_SHORT", "ACTION_NAMES", "SPECIAL_NAMES", "BUIL
           "KIND_PLURALS")
 POSITIONS = {
     "plan": (4, 120),      # summer, year 1: Red still to plan, the others' plans made (3.3)
-    "battle": (4, 160),    # autumn, Battle B: Yellow attacks from Naka 8; cubes in the tray
-    "winter": (4, 170),    # the first winter: Yellow's two revolts drawn (5.2)
+    "battle": (4, 164),    # autumn, Battle B: Purple attacks from Higashi 5; cubes in the tray
+    "winter": (4, 176),    # the first winter: Purple's two revolts drawn (5.2)
     "three": (3, 215),     # 3 players, year 2: the marked provinces out of play (2)
 }
 
@@ -256,16 +255,16 @@ def test_the_plan_is_built_on_the_phone_and_sent_as_one_action(open_page, served
     shot(page, "phone-play-red-plan-entry")
     version = hub.version
     form.locator("#sg-plan-send").click()
-    page.wait_for_selector("#confirm[open]", timeout=2000)
+    page.wait_for_selector("#confirm[open]", timeout=10000)
     said = page.locator("#confirm-text").inner_text()
     assert "{" not in said and "Your plan" in said
     page.click("#confirm-yes")
     page.wait_for_selector(f"#version[data-version='{version + 1}']", state="attached",
-                           timeout=3000)
+                           timeout=10000)
     plan = hub.session.game.state.plans["red"]
     assert plan["castle"] == first and plan["battle_a"] == "chest_0"
     assert hub.session.game.state.bids["red"] == "chest_1"
-    page.wait_for_selector("#sg-plan ul.plan", timeout=3000)
+    page.wait_for_selector("#sg-plan ul.plan", timeout=10000)
 
 
 def test_the_table_reads_from_across_the_room(open_page, served):
@@ -343,6 +342,68 @@ def test_three_players_grey_the_marked_provinces(open_page, served):
     check_board(page, hub, PUBLIC, "three players")
     assert page.evaluate("document.documentElement.scrollHeight") <= 800
     shot(page, "tablet-table-3-players")
+
+
+def test_the_board_zooms_with_buttons_and_two_fingers_on_a_phone(browser, served):
+    """On a phone the board zooms as every board does: '+' widens it in its box and 'Whole
+    board' shows it all again; two fingers moving apart zoom the board, not the page."""
+    table = served("plan")
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(page_url(table, ""))
+        page.wait_for_selector("#sg-board .province .tile", state="attached")
+        board = page.locator("#sg-board")
+        assert board.get_attribute("data-zoom") == "1.00"
+        whole = board.bounding_box()
+        assert whole
+        page.click("#sg-wrap button[data-zoom='in']")
+        assert board.get_attribute("data-zoom") == "1.50"
+        wider = board.bounding_box()
+        assert wider and wider["width"] > whole["width"] * 1.4
+        page.click("#sg-wrap button[data-zoom='fit']")
+        assert board.get_attribute("data-zoom") == "1.00"
+        box = page.locator("#sg-scroll").bounding_box()
+        assert box
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+        cdp = context.new_cdp_session(page)
+        touch = "touchStart"
+        for d in (20, 35, 50, 65):
+            cdp.send("Input.dispatchTouchEvent", {"type": touch, "touchPoints": [
+                {"x": x - d, "y": y, "id": 0}, {"x": x + d, "y": y, "id": 1}]})
+            touch = "touchMove"
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert float(board.get_attribute("data-zoom") or 0) > 2
+        assert page.evaluate("window.visualViewport.scale") == 1
+        assert page.locator("#sg-wrap .zoom").is_visible()
+        shot(page, "phone-table-zoomed")
+    finally:
+        context.close()
+
+
+def test_the_table_shows_the_zoom_buttons_once_zoomed_in(open_page, served):
+    """The shared table at 1280x800 keeps its one screenful with no buttons over the board until
+    a trackpad's pinch (a wheel with Ctrl) zooms in; then the board scrolls in its box under
+    'Whole board', and the page still does not scroll."""
+    table = served("battle")
+    page = open_page(page_url(table, ""))
+    bar = page.locator("#sg-wrap .zoom")
+    assert bar.count() == 1 and bar.is_hidden()
+    before = page.locator("#sg-board").bounding_box()
+    page.locator("#sg-scroll").evaluate("""s => {
+        const r = s.getBoundingClientRect();
+        s.dispatchEvent(new WheelEvent('wheel', {ctrlKey: true, deltaY: -150, bubbles: true,
+            cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+    }""")
+    assert float(page.get_attribute("#sg-board", "data-zoom") or 0) > 1.8
+    after = page.locator("#sg-board").bounding_box()
+    assert before and after and after["width"] > before["width"] * 1.8
+    assert bar.is_visible()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
+    shot(page, "tablet-table-zoomed")
+    page.click("#sg-wrap button[data-zoom='fit']")
+    assert page.get_attribute("#sg-board", "data-zoom") == "1.00" and bar.is_hidden()
+    assert page.locator("#sg-board").bounding_box() == before
 
 
 def screen_labels() -> set[str]:

@@ -10,6 +10,7 @@ is played on with real actions. Full-knowledge mode unless a test says table mod
 from __future__ import annotations
 
 import pytest
+from helpers import refused
 from sekigahara_helpers import move, placed, set_up
 
 from companion.engine import CHANCE, PUBLIC, Action, IllegalAction
@@ -51,12 +52,6 @@ def deploy(game, side, block, card=None, also=None):
     return game.apply(Action(side, "deploy", args))
 
 
-def refused(game, side, verb, **args):
-    with pytest.raises(IllegalAction) as info:
-        game.apply(Action(side, verb, args))
-    return info.value.rule
-
-
 def impact(game):
     track = game.view(PUBLIC)["battle"]["impact"]
     return track[ISH], track[TOK]
@@ -86,11 +81,12 @@ def draw_cards(game):
 def test_8_1_combat_is_declared_only_where_both_sides_stand():
     game = start(["I-ukita-2-1"], ["T-date-2-1"], came="iwamura", declare=False)
     assert game.view(PUBLIC)["battles_due"] == ["kiso"]
-    assert refused(game, ISH, "declare", at="suwa") == "8.1"
-    assert refused(game, ISH, "declare", at="iwamura") == "8.1"
+    refused(game, Action(ISH, "declare", {"at": "suwa"}), "8.1")
+    refused(game, Action(ISH, "declare", {"at": "iwamura"}), "8.1")
     act(game, ISH, "declare", at="kiso")
     assert game.view(PUBLIC)["battle"]["at"] == "kiso"
-    assert refused(game, ISH, "declare", at="kiso") == "8.1"  # the fight in progress comes first
+    # the fight in progress comes first
+    refused(game, Action(ISH, "declare", {"at": "kiso"}), "8.1")
 
 
 def test_8_1_each_location_is_fought_once_and_the_phase_ends_after_the_last():
@@ -100,7 +96,7 @@ def test_8_1_each_location_is_fought_once_and_the_phase_ends_after_the_last():
     act(game, ISH, "castle", inside=True)
     act(game, TOK, "done")  # a siege without impact: both sides stay at Gifu (8.9.4 E)
     assert game.view(PUBLIC)["battles_due"] == ["kiso"]
-    assert refused(game, TOK, "declare", at="gifu") == "8.1"
+    refused(game, Action(TOK, "declare", {"at": "gifu"}), "8.1")
     act(game, TOK, "declare", at="kiso")
     act(game, TOK, "done")
     act(game, ISH, "done")  # the tie is the defender's: Tokugawa's only block falls
@@ -114,8 +110,9 @@ def test_8_1_each_location_is_fought_once_and_the_phase_ends_after_the_last():
 def test_8_2_2_a_card_deploys_only_a_block_of_its_mon_and_loyalty_cards_deploy_nothing():
     game = start(["I-ukita-2-1", "I-mori-2-1"], ["T-date-2-1"],
                  hands={ISH: ["I-mori-plain-1", "I-loyalty-1"]})
-    assert refused(game, ISH, "deploy", block="I-ukita-2-1", card="I-mori-plain-1") == "8.2.2"
-    assert refused(game, ISH, "deploy", block="I-mori-2-1", card="I-loyalty-1") == "8.2.2"
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-2-1", "card": "I-mori-plain-1"}),
+            "8.2.2")
+    refused(game, Action(ISH, "deploy", {"block": "I-mori-2-1", "card": "I-loyalty-1"}), "8.2.2")
     deploy(game, ISH, "I-mori-2-1", "I-mori-plain-1")
     assert impact(game) == (2, 0)
 
@@ -124,9 +121,10 @@ def test_9_5_9_4_any_card_but_loyalty_deploys_ishida_mitsunari_and_ii():
     game = start(["I-ishida-leader-1"], ["T-ii-4-1"],
                  hands={ISH: ["I-loyalty-1", "I-kobayakawa-plain-1"],
                         TOK: ["T-loyalty-1", "T-date-special-1"]})
-    assert refused(game, ISH, "deploy", block="I-ishida-leader-1", card="I-loyalty-1") == "8.2.2"
+    refused(game, Action(ISH, "deploy", {"block": "I-ishida-leader-1", "card": "I-loyalty-1"}),
+            "8.2.2")
     deploy(game, ISH, "I-ishida-leader-1", "I-kobayakawa-plain-1")
-    assert refused(game, TOK, "deploy", block="T-ii-4-1", card="T-loyalty-1") == "8.2.2"
+    refused(game, Action(TOK, "deploy", {"block": "T-ii-4-1", "card": "T-loyalty-1"}), "8.2.2")
     deploy(game, TOK, "T-ii-4-1", "T-date-special-1")  # a sword, but Ii has no special symbol
     assert impact(game) == (1, 4)
 
@@ -135,8 +133,10 @@ def test_8_2_2_no_card_is_played_twice_and_no_block_deployed_twice():
     game = start(["I-ukita-2-1", "I-ukita-2-2"], ["T-date-2-1"], knowledge="table")
     deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
     act(game, TOK, "done")
-    assert refused(game, ISH, "deploy", block="I-ukita-2-2", card="I-ukita-plain-1") == "8.2.2"
-    assert refused(game, ISH, "deploy", block="I-ukita-2-1", card="I-ukita-plain-2") == "8.2.2"
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-2-2", "card": "I-ukita-plain-1"}),
+            "8.2.2")
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-2-1", "card": "I-ukita-plain-2"}),
+            "8.2.2")
     deploy(game, ISH, "I-ukita-2-2", "I-ukita-plain-2")
     assert impact(game) == (5, 0)
 
@@ -147,11 +147,11 @@ def test_8_2_2_no_card_is_played_twice_and_no_block_deployed_twice():
 def test_8_2_4_leaders_deploy_without_a_card_only_before_the_sides_first_card():
     game = start(["I-ukita-leader-1", "I-ukita-2-1", "I-kobayakawa-leader-1"], ["T-date-2-1"],
                  hands={ISH: ["I-ukita-plain-1"]})
-    assert refused(game, ISH, "deploy", block="I-ukita-2-1") == "8.2.2"  # not a leader
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-2-1"}), "8.2.2")  # not a leader
     deploy(game, ISH, "I-ukita-leader-1")
     act(game, TOK, "done")
     deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
-    assert refused(game, ISH, "deploy", block="I-kobayakawa-leader-1") == "8.2.4"
+    refused(game, Action(ISH, "deploy", {"block": "I-kobayakawa-leader-1"}), "8.2.4")
     assert impact(game) == (4, 0)  # 1, then 2 + 1 for the Ukita leader (8.3.3)
 
 
@@ -167,7 +167,7 @@ def test_8_2_4_a_leader_deployed_without_a_card_cannot_be_challenged():
     game = start(["I-ukita-leader-1", "I-kobayakawa-leader-1"], ["T-date-2-1"],
                  hands={ISH: ["I-kobayakawa-plain-1"], TOK: ["T-loyalty-1"]})
     deploy(game, ISH, "I-ukita-leader-1")
-    assert refused(game, TOK, "challenge", card="T-loyalty-1") == "8.2.4"
+    refused(game, Action(TOK, "challenge", {"card": "T-loyalty-1"}), "8.2.4")
     act(game, TOK, "done")
     deploy(game, ISH, "I-kobayakawa-leader-1", "I-kobayakawa-plain-1")  # with a card: it can be
     act(game, TOK, "challenge", card="T-loyalty-1")
@@ -212,10 +212,10 @@ def test_8_4_1_a_sword_card_adds_2_and_2_more_per_same_type_block_already_deploy
 def test_8_4_2_a_double_card_deploys_two_blocks_of_its_mon_the_second_with_1_more():
     game = start(["I-ukita-cav-1", "I-ukita-cav-2", "I-mori-2-1"], ["T-date-2-1"],
                  hands={ISH: ["I-ukita-double-1", "I-ukita-special-1"]})
-    assert refused(game, ISH, "deploy", block="I-ukita-cav-1", card="I-ukita-double-1",
-                   also="I-mori-2-1") == "8.4.2"
-    assert refused(game, ISH, "deploy", block="I-ukita-cav-1", card="I-ukita-special-1",
-                   also="I-ukita-cav-2") == "8.4.2"
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-cav-1", "card": "I-ukita-double-1",
+                                          "also": "I-mori-2-1"}), "8.4.2")
+    refused(game, Action(ISH, "deploy", {"block": "I-ukita-cav-1", "card": "I-ukita-special-1",
+                                          "also": "I-ukita-cav-2"}), "8.4.2")
     deploy(game, ISH, "I-ukita-cav-1", "I-ukita-double-1", also="I-ukita-cav-2")
     assert deployed(game) == {"I-ukita-cav-1": (ISH, 1), "I-ukita-cav-2": (ISH, 2)}  # no attack
 
@@ -223,11 +223,11 @@ def test_8_4_2_a_double_card_deploys_two_blocks_of_its_mon_the_second_with_1_mor
 def test_8_4_2_a_double_card_on_ishida_or_ii_deploys_only_that_block():
     game = start(["I-ishida-leader-1", "I-ukita-2-1"], ["T-ii-4-1", "T-tokugawa-3-1"],
                  hands={ISH: ["I-ukita-double-1"], TOK: ["T-tokugawa-double-1"]})
-    assert refused(game, ISH, "deploy", block="I-ishida-leader-1", card="I-ukita-double-1",
-                   also="I-ukita-2-1") == "8.4.2"
+    refused(game, Action(ISH, "deploy", {"block": "I-ishida-leader-1", "card": "I-ukita-double-1",
+                                          "also": "I-ukita-2-1"}), "8.4.2")
     deploy(game, ISH, "I-ishida-leader-1", "I-ukita-double-1")
-    assert refused(game, TOK, "deploy", block="T-ii-4-1", card="T-tokugawa-double-1",
-                   also="T-tokugawa-3-1") == "8.4.2"
+    refused(game, Action(TOK, "deploy", {"block": "T-ii-4-1", "card": "T-tokugawa-double-1",
+                                          "also": "T-tokugawa-3-1"}), "8.4.2")
     deploy(game, TOK, "T-ii-4-1", "T-tokugawa-double-1")
     assert impact(game) == (1, 4)
 
@@ -254,7 +254,7 @@ def test_8_5_a_side_that_is_done_cannot_deploy_again_but_can_still_challenge():
     deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
     act(game, TOK, "done")
     deploy(game, ISH, "I-ukita-3-1", "I-ukita-plain-2")  # Ishida keeps the initiative
-    assert refused(game, TOK, "deploy", block="T-date-2-1", card="T-date-plain-1") == "8.5"
+    refused(game, Action(TOK, "deploy", {"block": "T-date-2-1", "card": "T-date-plain-1"}), "8.5")
     act(game, TOK, "challenge", card="T-loyalty-1")
     act(game, ISH, "defect")
     assert impact(game) == (2, 4)
@@ -270,7 +270,7 @@ def test_8_6_1_a_challenge_must_follow_right_after_an_opponents_deployment():
                  hands={ISH: ["I-ukita-plain-1"], TOK: ["T-date-plain-1", "T-loyalty-1"]})
     deploy(game, ISH, "I-ukita-3-1", "I-ukita-plain-1")
     deploy(game, TOK, "T-date-2-1", "T-date-plain-1")  # 3:2, Tokugawa still behind
-    assert refused(game, TOK, "challenge", card="T-loyalty-1") == "8.6.1"
+    refused(game, Action(TOK, "challenge", {"card": "T-loyalty-1"}), "8.6.1")
 
 
 def test_8_6_1_a_matching_card_proves_loyalty_and_goes_back_to_the_hand():
@@ -280,7 +280,7 @@ def test_8_6_1_a_matching_card_proves_loyalty_and_goes_back_to_the_hand():
     deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
     act(game, TOK, "challenge", card="T-loyalty-1")
     assert game.to_move() == (ISH,)
-    assert refused(game, ISH, "prove", card="I-mori-plain-1") == "8.6.1"
+    refused(game, Action(ISH, "prove", {"card": "I-mori-plain-1"}), "8.6.1")
     act(game, ISH, "prove", card="I-ukita-plain-2")
     assert deployed(game) == {"I-ukita-2-1": (ISH, 2)}
     hands = game.state.hands
@@ -326,8 +326,8 @@ def test_8_6_1_full_mode_refuses_defect_while_the_hand_holds_a_proof():
                         TOK: ["T-loyalty-1"]})
     deploy(game, ISH, "I-ishida-leader-1", "I-mori-plain-1")
     act(game, TOK, "challenge", card="T-loyalty-1")
-    assert refused(game, ISH, "defect") == "8.6.1"  # any Ishida card but loyalty proves (9.5)
-    assert refused(game, ISH, "prove", card="I-loyalty-1") == "8.6.1"
+    refused(game, Action(ISH, "defect"), "8.6.1")  # any Ishida card but loyalty proves (9.5)
+    refused(game, Action(ISH, "prove", {"card": "I-loyalty-1"}), "8.6.1")
     act(game, ISH, "prove", card="I-kobayakawa-plain-1")
     assert deployed(game) == {"I-ishida-leader-1": (ISH, 1)}
 
@@ -337,7 +337,7 @@ def test_8_6_1_table_mode_takes_the_players_word_to_defect_or_prove():
                  knowledge="table")
     deploy(game, ISH, "I-ukita-2-1", "I-ukita-plain-1")
     act(game, TOK, "challenge", card="T-loyalty-1")
-    assert refused(game, ISH, "prove", card="I-ukita-plain-1") == "8.6.1"  # played already
+    refused(game, Action(ISH, "prove", {"card": "I-ukita-plain-1"}), "8.6.1")  # played already
     act(game, ISH, "defect")
     deploy(game, ISH, "I-ukita-2-2", "I-ukita-plain-2")  # no bonus: the other Ukita defected
     act(game, TOK, "challenge", card="T-loyalty-2")
@@ -379,8 +379,9 @@ def test_8_7_2_losses_come_from_defectors_then_deployed_blocks_then_the_rest():
     deploy(game, TOK, "T-tokugawa-3-1", "T-tokugawa-plain-1")  # 5:9
     act(game, TOK, "done")
     assert game.view(PUBLIC)["battle"]["losses_due"] == {ISH: 9 // 7 + 1, TOK: 5 // 7}
-    assert refused(game, ISH, "casualties", blocks=["I-ukita-2-1", "I-kobayakawa-2-1"]) == "8.7.2"
-    assert refused(game, ISH, "casualties", blocks=["I-mori-2-1", "I-mori-2-2"]) == "8.7.2"
+    refused(game, Action(ISH, "casualties", {"blocks": ["I-ukita-2-1", "I-kobayakawa-2-1"]}),
+            "8.7.2")
+    refused(game, Action(ISH, "casualties", {"blocks": ["I-mori-2-1", "I-mori-2-2"]}), "8.7.2")
     act(game, ISH, "casualties", blocks=["I-ukita-2-1", "I-mori-2-2"])
     eliminated = {e["block"] for e in game.view(TOK)["eliminated"]}  # 8.7.3: face up for all
     assert eliminated == {"I-ukita-2-1", "I-mori-2-2"}
@@ -402,7 +403,7 @@ def test_8_8_2_the_attacker_retreats_to_a_place_its_forces_came_from():
     act(game, TOK, "done")
     act(game, ISH, "casualties", blocks=["I-ukita-2-1"])
     assert game.view(PUBLIC)["battle"]["retreat"]["to"] == ["iwamura", "suwa"]
-    assert refused(game, ISH, "retreat", to="matsumoto") == "8.8.2"
+    refused(game, Action(ISH, "retreat", {"to": "matsumoto"}), "8.8.2")
     act(game, ISH, "retreat", to="suwa")
     assert game.state.positions["I-mori-2-1"] == "suwa"
 
@@ -421,8 +422,8 @@ def lost_defence(others, defenders=("T-date-2-1", "T-date-3-1")):
 def test_8_8_3_the_defender_retreats_away_from_enemies_and_the_attackers_road():
     game = lost_defence({"I-mori-2-1": "suwa"})
     assert game.view(PUBLIC)["battle"]["retreat"]["to"] == ["matsumoto"]
-    assert refused(game, TOK, "retreat", to="suwa") == "8.8.3"  # enemy units
-    assert refused(game, TOK, "retreat", to="iwamura") == "8.8.3"  # the attacker came from there
+    refused(game, Action(TOK, "retreat", {"to": "suwa"}), "8.8.3")  # enemy units
+    refused(game, Action(TOK, "retreat", {"to": "iwamura"}), "8.8.3")  # where the attack came from
     act(game, TOK, "retreat", to="matsumoto")
     assert game.state.positions["T-date-3-1"] == "matsumoto"
 
@@ -437,7 +438,7 @@ def test_8_8_4_the_castle_holder_may_leave_up_to_two_blocks_in_its_castle():
     act(game, ISH, "casualties", blocks=["I-ukita-2-1"])
     assert game.view(PUBLIC)["battle"]["retreat"] == {"to": ["iwamura", "sawayama"],
                                                       "castle_room": 2}
-    assert refused(game, ISH, "retreat", to="sawayama", castle=ishida[1:]) == "8.8.4"
+    refused(game, Action(ISH, "retreat", {"to": "sawayama", "castle": ishida[1:]}), "8.8.4")
     act(game, ISH, "retreat", to="sawayama", castle=["I-ukita-2-2", "I-ukita-2-3"])
     assert game.state.positions["I-ukita-3-1"] == "sawayama"
     assert set(game.state.blocks_at("gifu")) == {"I-ukita-2-2", "I-ukita-2-3",
@@ -532,8 +533,8 @@ def test_8_9_4_8_9_6_a_siege_goes_on_the_besieged_stay_and_the_besiegers_may_lea
     assert (game.state.castles["gifu"], game.state.besieged["gifu"]) == (ISH, ISH)
     assert (game.state.phase, game.state.active) == ("movement", ISH)
     act(game, ISH, "movement_level", level="minimal", cards=[])
-    assert refused(game, ISH, "move", **{"from": "gifu",
-                                       "paths": {"I-ukita-2-2": ["iwamura"]}}) == "8.9.6"
+    refused(game, Action(ISH, "move", {"from": "gifu", "paths": {"I-ukita-2-2": ["iwamura"]}}),
+            "8.9.6")
     act(game, ISH, "end_movement")
     act(game, ISH, "declare", at="gifu")
     act(game, ISH, "castle", inside=True)  # Tokugawa's turn B follows
@@ -599,7 +600,7 @@ def test_9_1_hideyori_is_the_last_unit_lost_in_osaka():
     deploy(game, TOK, "T-tokugawa-3-1", "T-tokugawa-plain-1")
     deploy(game, TOK, "T-tokugawa-3-2", "T-tokugawa-plain-2")
     act(game, TOK, "done")
-    assert refused(game, ISH, "casualties", blocks=[HIDEYORI]) == "9.1"
+    refused(game, Action(ISH, "casualties", {"blocks": [HIDEYORI]}), "9.1")
     act(game, ISH, "casualties", blocks=["I-ukita-2-1"])
     assert HIDEYORI in game.state.disks
     assert game.outcome is None
@@ -697,7 +698,7 @@ def test_8_6_1_the_public_view_shows_a_defector_on_the_challengers_side():
 def test_8_9_2_a_castle_choice_when_none_is_due_is_refused_with_its_rule():
     game = start(["T-date-2-1"], ["I-ukita-2-1", "I-ukita-2-2", "I-ukita-2-3"], side=TOK,
                  at="gifu", came="kiyosu")
-    assert refused(game, TOK, "castle", inside=True) == "8.9.2"
+    refused(game, Action(TOK, "castle", {"inside": True}), "8.9.2")
 
 
 def test_8_8_2_8_8_5_the_attacker_of_a_retreat_battle_retreats_where_it_came_from():

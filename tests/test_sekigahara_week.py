@@ -11,6 +11,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from helpers import refusal, refused
 from sekigahara_helpers import (
     KIT,
     SIDES,
@@ -24,7 +25,7 @@ from sekigahara_helpers import (
     set_up,
 )
 
-from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game, IllegalAction
+from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Game
 from companion.games.sekigahara.rules import check_setup, setup_actions
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED, Hand, frozen_map
 
@@ -45,17 +46,6 @@ def with_state(game: Game, state) -> Game:
     fresh = Game(game.rules, seed=game.seed)
     fresh._state = state
     return fresh
-
-
-def refused(game: Game, action: Action, rule: str) -> IllegalAction:
-    """Assert `action` is illegal under `rule` and that the game did not change."""
-    before, history = game.state, len(game.history)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert info.value.rule == rule, info.value.describe()
-    assert game.state is before and game.state == before
-    assert len(game.history) == history
-    return info.value
 
 
 def quietly(game: Game, stop=lambda g: False, *, redraw: bool = False) -> Game:
@@ -276,7 +266,7 @@ def test_5_2_setup_actions_complete_a_table_mode_set_up():
 @pytest.mark.parametrize("knowledge", ["full", "table"])
 def test_3_3_a_card_of_the_other_deck_is_refused(knowledge):
     game = set_up(knowledge, seed=1)
-    error = refused(game, Action(ISHIDA, "bid", {"card": "T-loyalty-1"}), "6.3")
+    error = refusal(game, Action(ISHIDA, "bid", {"card": "T-loyalty-1"}), "6.3")
     assert "ishida cards" in error.message
 
 
@@ -286,7 +276,7 @@ def test_3_3_table_mode_refuses_a_card_already_on_the_discard_pile():
     game.apply(Action(TOKUGAWA, "bid", {"card": "T-date-plain-1"}))
     game.apply(Action(ISHIDA, "choose_first", {"first": ISHIDA}))
     assert "I-loyalty-1" in game.state.hands[ISHIDA].discard
-    error = refused(game, Action(ISHIDA, "movement_level",
+    error = refusal(game, Action(ISHIDA, "movement_level",
                                  {"level": "limited", "cards": ["I-loyalty-1"]}), "7.1")
     assert "discard" in error.message
     game.apply(Action(ISHIDA, "movement_level", {"level": "limited", "cards": ["I-loyalty-2"]}))
@@ -461,7 +451,7 @@ def test_6_2_discard_half_of_an_odd_hand_rounded_down():
 def test_6_2_wrong_number_of_discards_is_illegal(count):
     game = quietly(set_up("full", seed=3), week_starts(2))
     hand = sorted(game.state.hands[ISHIDA].cards)
-    error = refused(game, Action(ISHIDA, "discard", {"cards": hand[:count]}), "6.2")
+    error = refusal(game, Action(ISHIDA, "discard", {"cards": hand[:count]}), "6.2")
     assert "2" in error.message
 
 
@@ -596,7 +586,7 @@ def test_6_3_a_bid_is_hidden_until_both_bids_are_in():
 def test_6_3_bidding_a_card_not_in_hand_is_illegal():
     game = set_up("full", seed=4)
     stranger = next(c for c in cards_of(ISHIDA) if c not in game.state.hands[ISHIDA].cards)
-    error = refused(game, Action(ISHIDA, "bid", {"card": stranger}), "6.3")
+    error = refusal(game, Action(ISHIDA, "bid", {"card": stranger}), "6.3")
     assert "not in the ishida hand" in error.message
 
 

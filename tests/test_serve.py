@@ -6,22 +6,17 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from helpers import free_port, listening, wait_for
+
 from companion.games import game
 from companion.kits import load_kit
 from companion.record.session import Session
 from companion.record.store import Store
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(db: Path, *args: str, stdin: str = "") -> tuple[subprocess.Popen, int]:
@@ -34,15 +29,12 @@ def start(db: Path, *args: str, stdin: str = "") -> tuple[subprocess.Popen, int]
     assert child.stdin is not None
     child.stdin.write(stdin)
     child.stdin.close()
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return child, port
-        except OSError:
-            time.sleep(0.1)
-    child.kill()
-    raise AssertionError(child.stdout.read() if child.stdout else "no output")
+    try:
+        wait_for(lambda: listening(port), 20, "serve to listen", every=0.1, alive=child)
+    except AssertionError:
+        child.kill()
+        raise AssertionError(child.stdout.read() if child.stdout else "no output") from None
+    return child, port
 
 
 def events(port: int, token: str):

@@ -16,14 +16,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import cv2
 import pytest
+from helpers import wait_for
 from test_serve import free_port
 
 from companion.engine import Action, Game, random_playout
@@ -58,8 +58,8 @@ def served(tmp_path: Path, data: Path, *args: str) -> Iterator[tuple[subprocess.
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_DATA": str(data)})
     try:
-        wait_for(lambda: _answers(port), 30, f"serve did not start: {_said(log.name)}",
-                 alive=child)
+        wait_for(lambda: _answers(port), 30, lambda: f"serve to start: {_said(log.name)}",
+                 alive=child, every=VIEWS_EVERY)
         yield child, port
     finally:
         if child.poll() is None:
@@ -80,17 +80,9 @@ def _said(path: str) -> str:
     return Path(path).read_text(errors="replace")[-3000:]
 
 
-def wait_for(check: Callable[[], Any], seconds: float, what: str,
-             alive: subprocess.Popen[bytes] | None = None) -> Any:
-    """Poll `check` until it gives something truthy (returned), or fail saying `what`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        assert alive is None or alive.poll() is None, what
-        time.sleep(0.25)  # a view costs the server some work: do not crowd its table loop
-    raise AssertionError(what)
+VIEWS_EVERY = 0.25
+"""How often a test asks a served table's view: a view costs the server some work, and asked
+too often it crowds the table loop under test."""
 
 
 def call(port: int, method: str, path: str, token: str | None = REFEREE_TOKEN,
@@ -214,7 +206,8 @@ class Served:
                 break
             enter(port, action)
             self.shadow.apply(action)
-        asked: dict[str, Any] = wait_for(lambda: view(port)["question"], 20, "no question (6.3)")
+        asked: dict[str, Any] = wait_for(lambda: view(port)["question"], 20, "a question (6.3)",
+                                         every=VIEWS_EVERY)
         assert asked["by"] in ("ishida", "tokugawa") and len(asked["options"]) == 2
         assert {Action.from_text(o).verb for o in asked["options"]} == {"choose_first"}
         self.game_id = view(port)["game_id"]
@@ -294,7 +287,8 @@ def test_a_killed_serve_comes_back_out_of_order_with_its_alert(tmp_path: Path) -
         block = next(b for b, at in sorted(placed.items()) if at == "osaka")
         in_order = camera.table(before, placed)
         moved = camera.table(before, {**placed, block: "sendai"})
-        alert = wait_for(lambda: view(port)["alert"], 60, "no alert for the carried block")
+        alert = wait_for(lambda: view(port)["alert"], 60, "an alert for the carried block",
+                         every=VIEWS_EVERY)
         named = alert["message"].split(" moved ")[0]  # the block in words, e.g. its leader
         assert alert["role"] == "ishida" and alert["rule"].startswith("7.3") and named
         phone, was = table.pause_and_pair(port, asked["by"])
@@ -314,10 +308,12 @@ def test_a_killed_serve_comes_back_out_of_order_with_its_alert(tmp_path: Path) -
         table.answer(port, phone, asked)
         # The block still stands where it may not: the alert the accepted answer took off
         # the screens is shown again once the table is looked at.
-        wait_for(lambda: view(port)["alert"] == alert, 30, "the table's alert did not return")
+        wait_for(lambda: view(port)["alert"] == alert, 30, "the table's alert to return",
+                 every=VIEWS_EVERY)
         for n, still in enumerate(in_order, start=len(moved)):  # put back: in order again
             shutil.copy(still, after / f"frame-{n:06d}.jpg")
-        wait_for(lambda: view(port)["alert"] is None, 60, "the alert stayed after the put-back")
+        wait_for(lambda: view(port)["alert"] is None, 60, "the alert to go after the put-back",
+                 every=VIEWS_EVERY)
     assert table.kept() == {}
 
 

@@ -22,16 +22,17 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from helpers import wait_for
 from test_inputs import rdm_frame
 from test_serve_restart import (
     TABLE_OPTIONS,
+    VIEWS_EVERY,
     call,
     enter,
     put_still,
     served,
     table_script,
     view,
-    wait_for,
 )
 
 from companion.engine import Action, Game
@@ -178,14 +179,17 @@ def _play(table: Table, shadow: Game[Any], action: Action, port: int) -> str:
         for card in cards:
             table.card(card)
         if cards and any(isinstance(i, Seen) for i in inputs):
-            time.sleep(0.5)  # the card is read before the blocks are put down
+            # The card is read before the blocks are put down: the reader's serial line
+            # and the camera's folder are separate inputs, and nothing the server shows says
+            # that a card is read but not yet acted on, so the player waits as a person does.
+            time.sleep(0.5)
         for item in inputs:
             if isinstance(item, Seen):
                 table.player.show(item)
         how = ("card+camera" if cards else "camera") if any(
             isinstance(i, Seen) for i in inputs) else "card" if cards else "answered"
     seen = wait_for(lambda: _recorded_or_asked(port, done), 90,
-                    f"action {done} ({action.text()}) was not read")
+                    f"action {done} ({action.text()}) to be read", every=VIEWS_EVERY)
     assert seen["alert"] is None, (action.text(), seen["alert"])
     if seen["actions"] < done:  # several actions fit: the referee's question, answered
         options = seen["question"]["options"]

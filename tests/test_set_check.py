@@ -4,9 +4,8 @@ flagged; the game is not touched meanwhile, and no other screen sees any of it."
 
 from __future__ import annotations
 
-import time
-
 import cv2
+from helpers import wait_for
 from test_browser import pages  # noqa: F401  (a fixture)
 from test_live import GEOMETRY, KIT, REGISTRY, TOKEN
 from web_helpers import app_for
@@ -68,11 +67,10 @@ def test_blocks_held_under_the_camera_are_named_on_the_referees_screen(tmp_path)
         assert client.post("/api/setcheck", headers=referee, json={"on": True}).status_code \
             == 200
         live.events.put(CardScanned(card_code(KIT.cards[3].id), "rfid", 0.0))
-        deadline = time.monotonic() + 60
-        while hub.view(REFEREE)["set_check"]["blocks_seen"] < 3 or \
-                hub.view(REFEREE)["set_check"]["cards_seen"] < 1:
-            assert time.monotonic() < deadline, hub.view(REFEREE)["set_check"]
-            time.sleep(0.2)
+        wait_for(lambda: hub.view(REFEREE)["set_check"]["blocks_seen"] >= 3
+                 and hub.view(REFEREE)["set_check"]["cards_seen"] >= 1, 60,
+                 lambda: f"3 blocks and a card seen: {hub.view(REFEREE)['set_check']}",
+                 every=0.2)
         report = hub.view(REFEREE)["set_check"]
         rules = hub.session.game.rules
         for tag in shown:

@@ -8,6 +8,7 @@ page is served by the real command in a child process and opened in Debian's chr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -172,13 +173,14 @@ def server(stills, tmp_path_factory) -> Iterator[SetupServer]:
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
-        assert child.poll() is None, child.stdout.read() if child.stdout else "setup ended"
         try:
             urllib.request.urlopen(url + "/setup", timeout=2).close()
             break
         except OSError:
             assert time.monotonic() < deadline, "the set-up page was not served in 30 s"
-            time.sleep(0.2)
+        with contextlib.suppress(subprocess.TimeoutExpired):  # between tries: the child ending
+            child.wait(timeout=0.2)
+            raise AssertionError(child.stdout.read() if child.stdout else "setup ended")
     token = (data / "referee-token").read_text().strip()
     yield SetupServer(url, token, data, child)
     child.terminate()
@@ -208,6 +210,25 @@ def test_the_api_is_the_referees_and_bounded(server):
     status, body, _ = server.call("/setup/api/camera", {"game": "skirmish"})
     assert status == 400 and b"Skirmish has no" in body
     assert server.call("/setup", headers={"Host": "evil.example"}, token=None)[0] == 400
+
+
+def test_the_page_gets_the_toolkit_and_its_words_as_the_tables_pages_do(server):
+    """The front-end toolkit at the URL every page imports it by, as a JavaScript module (a
+    browser runs a module only with a JavaScript type); the page's words from the same catalog
+    route as the table's; both need no token, as the page itself does not."""
+    def kind(headers: dict[str, str]) -> str:
+        return next(v for k, v in headers.items() if k.lower() == "content-type")
+
+    status, body, headers = server.call("/common/toolkit.js", token=None)
+    assert status == 200 and kind(headers).startswith("text/javascript")
+    assert body == (WEB / "static" / "toolkit.js").read_bytes()
+    for script in ("setup.js", "referee_page.js"):
+        status, _, headers = server.call(f"/static/{script}", token=None)
+        assert status == 200 and "javascript" in kind(headers), script
+    status, body, _ = server.call("/i18n/it/shell.json", token=None)
+    assert status == 200 and json.loads(body)["words"]["Save calibration"] == \
+        "Salva la calibrazione"
+    assert server.call("/", token=None)[0] == 200  # "/" leads to the page
 
 
 def test_the_phones_address_is_saved_as_companion_setup_saves_it(server):
@@ -355,7 +376,8 @@ def test_the_mat_downloads_and_the_page_speaks_italian(browser, server):
 
 def test_every_word_of_the_setup_page_has_its_italian():
     script = (WEB / "static" / "setup.js").read_text()
-    page = (WEB / "templates" / "setup.html").read_text()
+    page = "".join((WEB / "templates" / name).read_text()
+                   for name in ("setup.html", "_referee_page.html"))
     source = (WEB / "setup_page.py").read_text()
     found = set(re.findall(r'\b(?:t|fill)\("((?:[^"\\]|\\.)*)"', script))
     found |= set(re.findall(r'data-t(?:-alt)?="([^"]+)"', page))

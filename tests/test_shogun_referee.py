@@ -35,6 +35,9 @@ def rules(players: int = 4) -> ShogunRules:
     return ShogunRules(KIT, {"players": players})
 
 
+RULES = rules()
+
+
 def referee(played: Game[ShogunState]) -> ShogunReferee:
     return ShogunReferee(played.rules, TableRegistry({}, {}))  # type: ignore[arg-type]
 
@@ -213,6 +216,39 @@ def test_an_attack_on_another_players_province_is_read_from_both_provinces_then_
     name = KIT.provinces(state.side)[target].name
     assert f"holds {name} with 1 " in question.text, question.text
     assert "Conferma, o sistema i cubetti nel vassoio (6.2)" in said(question.text)
+
+
+def test_the_special_cards_extra_armies_are_asked_of_their_holders():
+    """3.2 «+1 esercito con attacco ... può piazzare 1 esercito extra» and «+1 esercito con
+    difesa - Un giocatore in difesa può piazzare 1 esercito extra»: the cubes show the attack,
+    not the army from the supply, so the attacker holding +1 attack is asked, the extra army
+    first; then the defender holding +1 defence is asked; the tray is read after."""
+    played = until(attack_on(owned=True))
+    state = played.state
+    assert state.pending is not None
+    player, origin = str(state.pending["player"]), str(state.pending["province"])
+    target = next(p for p in KIT.neighbours(state.side, origin) if state.armies.get(p, 0) > 0
+                  and state.owner.get(p) not in (None, player))
+    defender, defending = state.owner[target], state.armies[target]
+    specials = state.specials
+    state = dataclasses.replace(state, taken=frozen({player: specials.index("attack"),
+                                                     defender: specials.index("defence")}))
+    played = Game.from_state(played.rules, state, seed=1)
+    ref = referee(played)
+    diff = moved(table(state), **{origin: {player: -1}, target: {defender: -defending}})
+    (question,) = ref.on_diff(state, diff)
+    attack = Action(player, "attack", {"to": target, "armies": 1})
+    assert isinstance(question, Question) and "(3.2)" in question.text
+    assert question.options == (attack, Action(player, "attack", {"to": target, "armies": 1,
+                                                                  "extra": False}))
+    assert "{" not in said(question.text)
+    played.apply(attack)
+    assert ref.table_matches(played.state, diff.after)  # the armies left with the attack
+    (asked,) = ref.decisions(played.state)
+    assert isinstance(asked, Question) and "+1 army defending" in asked.text
+    assert [a.role for a in asked.options] == [defender, defender]
+    played.apply(asked.options[1])
+    assert played.state.pending is not None and played.state.pending["kind"] == "battle"
 
 
 def test_armies_gone_from_the_origin_alone_wait_for_the_tray_before_a_neutral_attack():
@@ -398,20 +434,26 @@ def test_the_table_following_the_record_after_a_battle_asks_nothing_and_overshoo
     assert "take 1" in alert.fix and KIT.provinces(after.side)[province].name in alert.fix
 
 
+def _deploying(state: ShogunState) -> str | None:
+    """A face-down deploy card whose turning now deploys armies (4.3), if there is one."""
+    if state.phase != "actions" or CHANCE not in waiting(state):
+        return None
+    for card in ("deploy_5", "deploy_3"):
+        if card not in state.row:
+            turned = Game.from_state(RULES, state).apply(Action(CHANCE, "turn_card",
+                                                                {"card": card}))
+            if any(e.type == "ArmiesDeployed" for e in turned):
+                return card
+    return None
+
+
 def test_a_deploy_the_rules_carried_out_must_then_show_its_armies():
     """4.3: the rules deploy the armies when the action card is turned; the table then shows
     them: the right cubes ask nothing, one too many is a desync whose fix says how many to
     take out and where."""
-    game = until(lambda s: s.phase == "actions" and CHANCE in waiting(s)
-                 and bool({"deploy_5", "deploy_3"} - set(s.row)))
-    while True:
-        state = game.state
-        card = next((a for a in ("deploy_5", "deploy_3") if a not in state.row), None)
-        if card is None or state.phase != "actions" or CHANCE not in waiting(state):
-            pytest.skip("no deploy card left face down")
-        events = game.apply(Action(CHANCE, "turn_card", {"card": card}))
-        if any(e.type == "ArmiesDeployed" for e in events):
-            break
+    game = until(lambda s: _deploying(s) is not None)
+    state = game.state
+    events = game.apply(Action(CHANCE, "turn_card", {"card": _deploying(state)}))
     deploy = next(e for e in events if e.type == "ArmiesDeployed")
     ref = referee(game)
     province, player, armies = (deploy.data["province"], deploy.data["player"],
@@ -428,15 +470,17 @@ def test_a_deploy_the_rules_carried_out_must_then_show_its_armies():
 
 def test_choices_the_table_cannot_show_are_asked_with_their_rule():
     """3.5 the special card taken, 4.3 staying after deploy 1, 2.2 drawing from the deck, 5.2
-    the order of winter revolts, 3.5 the tied bidders' daimyo cards: asked on the tablet, every
-    legal choice an option."""
+    the order of winter revolts, 3.5 the tied bidders' daimyo cards, 3.2 the 6 armies card's
+    5 or 6 and the +1 defence card's army (the defender's question): asked on the tablet,
+    every legal choice an option."""
     cases = {"take": (lambda s: s.phase == "special", "3.5"),
              "stay": (pending("move"), "4.3"),
              "draw": (lambda s: s.phase == "claim" and len(s.face_up) == 2 and bool(s.deck),
                       "2.2"),
              "revolt": (lambda s: s.phase == "revolts" and any(
                  len(v) > 1 for v in s.revolts.values()), "5.2"),
-             "daimyo": (lambda s: s.phase == "ties", "3.5")}
+             "daimyo": (lambda s: s.phase == "ties", "3.5"),
+             "deploy": (pending("deploy"), "3.2"), "defend": (pending("defence"), "3.2")}
     for verb, (test, rule) in cases.items():
         played = until(test)
         out = referee(played).decisions(played.state)

@@ -4,6 +4,8 @@ replay, and a sweep of every route and message for hidden information (8: Securi
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from game_hubs import sekigahara_hub, skirmish_hub
@@ -16,6 +18,8 @@ from web_helpers import (
     played_hub,
 )
 
+from companion.broadcast.dashboard import create_dashboard
+from companion.broadcast.store import BroadcastStore
 from companion.engine import PUBLIC, REFEREE, Action, Alert
 from companion.games import all_games, game
 from companion.kits import Kit
@@ -23,6 +27,8 @@ from companion.record import read_record, replay
 from companion.record.session import import_record
 
 SAMPLE = game("sekigahara").sample()
+WEB = Path(__file__).parents[1] / "companion" / "web"
+TOOLKIT = "/common/toolkit.js"
 
 
 def bearer(token):
@@ -259,6 +265,44 @@ def test_every_view_names_the_game_its_roles_and_its_screen(tmp_path, name):
         assert about["screen"] is None
         assert about["missing"] == f"{spec.title} has no tablet screen yet"
         assert shipped.status_code == 404 and about["missing"].encode() in shipped.data
+
+
+def test_every_page_and_screen_imports_the_one_toolkit_the_apps_serve(skirmish, tmp_path):
+    """One front-end toolkit: the table's app and the broadcast's serve it at the same URL, as a
+    JavaScript module (a browser runs a module only with a JavaScript type), and every page script
+    and game screen imports it by that URL (one module: the words a page loads are its screen's);
+    none keeps a copy of its helpers, and the pages load their scripts as modules."""
+    _hub, client, _ = skirmish
+    dashboard = create_dashboard(BroadcastStore(tmp_path / "dashboard.sqlite"), "event")
+    for served in (client, dashboard.test_client()):
+        answer = served.get(TOOLKIT)
+        assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+        assert answer.data == (WEB / "static" / "toolkit.js").read_bytes()
+    assert client.get("/static/companion.js").mimetype == "text/javascript"
+    scripts = [*(WEB / "static").glob("*.js"), *(WEB.parent / "broadcast" / "static").glob("*.js"),
+               *(game(name).need("screen") for name in SCREENS)]
+    for script in scripts:
+        if script.name == "toolkit.js":
+            continue
+        source = script.read_text(encoding="utf-8")
+        assert TOOLKIT in re.findall(r'^import \{[^}]*\} from "([^"]+)";', source, re.M), script
+        for helper in ("el", "fill", "t", "chosenLanguage", "zoom", "zoomable"):
+            assert not re.search(rf"^\s*function {helper}\(", source, re.M), (script, helper)
+    for page in (WEB / "templates").glob("*.html"):
+        for tag in re.findall(r"<script[^>]*\bsrc=[^>]*>", page.read_text(encoding="utf-8")):
+            assert 'type="module"' in tag, (page.name, tag)
+
+
+def test_every_word_of_the_toolkit_has_its_italian():
+    """The toolkit's own words (the zoom's buttons) are the shell's: every page's catalog
+    (`/i18n/LANG/NAME.json`) carries them."""
+    from companion.i18n import catalog
+
+    source = (WEB / "static" / "toolkit.js").read_text(encoding="utf-8")
+    said = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"\)', source))
+    assert {"Zoom out", "Zoom in"} <= said
+    italian = catalog("companion.web", "it")
+    assert all(italian.get(text) for text in said), said
 
 
 def test_only_a_games_declared_screen_is_served(skirmish):

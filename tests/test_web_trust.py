@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 import uvicorn
 from game_hubs import sekigahara_hub
+from helpers import wait_for
 from web_helpers import acting_player, app_for, played_hub
 
 from companion.engine import PUBLIC, REFEREE
@@ -231,10 +232,7 @@ class Server:
         self.server = uvicorn.Server(uvicorn.Config(self.asgi, host="127.0.0.1", port=self.port,
                                                     lifespan="off", log_level="warning"))
         threading.Thread(target=self.server.run, daemon=True).start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_for(lambda: self.server.started, 10, "uvicorn to start")
 
     def stream(self, source: str = "127.0.0.1") -> socket.socket:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=5,
@@ -275,9 +273,7 @@ def test_idle_streams_hold_no_thread_and_are_capped_per_device(tmp_path):
         assert extra.recv(200).startswith(b"HTTP/1.1 429")
         for sock in idle:
             sock.close()
-        deadline = time.monotonic() + 5
-        while server.asgi.streams and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(lambda: server.asgi.streams == 0, 5, "the closed streams to go")
         assert server.asgi.streams == 0 and hub.subscribers == 0  # gone streams let go
     finally:
         server.close()

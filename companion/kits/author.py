@@ -225,8 +225,8 @@ def author_spec(game: str) -> AuthorSpec:
     spec = all_games().get(game)
     if spec is None or not spec.has("author"):
         known = ", ".join(authored_games()) or "none"
-        raise AuthorError(f"{game} has no description for entering its board (games that "
-                          f"have: {known})")
+        lacking = spec.missing("author") if spec else f"{game} is not a game of this companion"
+        raise AuthorError(f"{lacking} (games that have one: {known})")
     return spec.need_author()
 
 

@@ -180,7 +180,9 @@ class Session:
 def _outcome(game: Game[Any]) -> str | None:
     """The games table's mark: who won and how, or None while the game goes on."""
     outcome = game.outcome
-    return None if outcome is None else f"{outcome.winner or 'draw'}: {outcome.termination}"
+    if outcome is None:
+        return None
+    return f"{' and '.join(outcome.winners) or 'draw'}: {outcome.termination}"
 
 
 def import_record(store: Store, record: Record, *, unchained: bool = False) -> int:

@@ -7,16 +7,15 @@ files into the user's data folder and shows each problem the kit check finds nex
 it concerns. Every change is kept at once as a draft (`companion.kits.author`), so closing the
 page loses nothing and opening it again resumes.
 
-Like the set-up page, this is its own small app, served before any game exists: the page
-carries nothing, and every `/kit-author/api/` route needs the referee's token as a bearer
-token. The host is checked, a change is JSON from this page (CSRF), the photo is an image of
-at most `MAX_IMAGE` bytes and `MAX_PIXELS` pixels, and any other body at most `MAX_DRAFT_BYTES`.
+Like the set-up page, this is one of the referee's own small apps, served before any game
+exists (`companion.web.referee_page`): the page carries nothing, and every `/kit-author/api/`
+route needs the referee's token as a bearer token. The host is checked, a change is JSON from
+this page (CSRF), the photo is an image of at most `MAX_IMAGE` bytes and `MAX_PIXELS` pixels,
+and any other body at most `MAX_DRAFT_BYTES`.
 """
 
 from __future__ import annotations
 
-import hmac
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,13 +23,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, render_template, request
+from flask import Blueprint, Flask, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_limiter import Limiter
 from pydantic import ValidationError
-from werkzeug.exceptions import HTTPException
 
-from companion.i18n import LANGUAGES, catalog
 from companion.kits.author import (
     MAX_DRAFT_BYTES,
     AuthorError,
@@ -46,12 +42,11 @@ from companion.kits.author import (
     write_kit,
 )
 from companion.vision.preview import MAX_PIXELS
-from companion.web.auth import MAX_TOKEN, body, own_hosts, require_json_from_here
+from companion.web.auth import body, require_json_from_here
+from companion.web.referee_page import RefereePage, create_page_app, extension, serve_page
 
 __all__ = ["MAX_IMAGE", "AuthorOptions", "create_kit_author_app", "serve_kit_author_page",
            "store_image"]
-
-log = logging.getLogger(__name__)
 
 MAX_IMAGE = 12 * 1024 * 1024
 """Bytes of an uploaded photo: a 12 MP phone photo as JPEG is 3-6 MB."""
@@ -99,42 +94,18 @@ def create_kit_author_app(options: AuthorOptions) -> Flask:
     folder = draft_folder(spec.game, options.name, options.data)
     if load_draft(folder) is None:
         save_draft(folder, new_draft(spec, options.name))
-    app = Flask(__name__)
-    app.config.from_mapping(
-        MAX_CONTENT_LENGTH=MAX_IMAGE, MAX_FORM_MEMORY_SIZE=MAX_DRAFT_BYTES,
-        RATELIMIT_DEFAULT="30 per second;1800 per minute", RATELIMIT_STORAGE_URI="memory://",
-        TRUSTED_HOSTS=own_hosts(options.host, options.host_names))
-    app.extensions["kit_author"] = AuthorState(
-        options, spec, folder, kit_folder(options.name, options.data), threading.Lock())
-    Limiter(lambda: request.remote_addr or "?", app=app)
-    app.before_request(_check_request)
-    app.register_blueprint(bp)
-    app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(Exception, _server_error)
-    return app
+    state = AuthorState(options, spec, folder, kit_folder(options.name, options.data),
+                        threading.Lock())
+    return create_page_app(PAGE, bp, state, options.referee_token, options.host,
+                           options.host_names)
 
 
 def _state() -> AuthorState:
-    return current_app.extensions["kit_author"]  # type: ignore[no-any-return]
+    return extension(AuthorState, bp.name)
 
 
-def _check_request() -> None:
-    """First on every request: the Host is ours; the API is the referee's; a change is JSON
-    from this page (or the photo, as an image), within its size."""
-    _ = request.host
-    if not request.path.startswith(API):
-        return
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        abort(401, "the kit author page is the referee's: open it with the link companion kit "
-                   "author printed (it carries the referee's token)")
-    given = header[len("Bearer "):].strip()[:MAX_TOKEN + 1]
-    if len(given) > MAX_TOKEN or not hmac.compare_digest(
-            given.encode(), _state().options.referee_token.encode()):
-        abort(403, "this link's token is not the referee's: open the link companion kit "
-                   "author printed")
-    if request.method == "GET":
-        return
+def _check_change() -> None:
+    """A change is JSON from this page (or the photo, as an image), within its size."""
     size = request.content_length or 0
     if request.path == API + "image":
         _check_image_request(size)
@@ -156,25 +127,15 @@ def _check_image_request(size: int) -> None:
 
 
 bp = Blueprint("kit_author", __name__)
-
-
-@bp.get("/")
-def home() -> ResponseReturnValue:
-    return redirect("/kit-author")
-
-
-@bp.get("/kit-author")
-def page() -> ResponseReturnValue:
-    """The page: it carries no draft and no token; its script asks the API for them."""
-    return render_template("kit_author.html", languages=LANGUAGES)
-
-
-@bp.get("/kit-author/i18n/<lang>.json")
-def words(lang: str) -> ResponseReturnValue:
-    if lang not in LANGUAGES:
-        abort(404, f"no language '{lang[:16]}' (languages: {', '.join(LANGUAGES)})")
-    return jsonify({"lang": lang, "languages": dict(LANGUAGES),
-                    "words": dict(catalog("companion.web", lang))})
+PAGE = RefereePage(
+    name="kit_author", path="/kit-author", api=API,
+    no_token="the kit author page is the referee's: open it with the link companion kit author "
+             "printed (it carries the referee's token)",
+    wrong_token="this link's token is not the referee's: open the link companion kit author "
+                "printed",
+    limits="30 per second;1800 per minute", max_body=MAX_IMAGE, max_form=MAX_DRAFT_BYTES,
+    check_change=_check_change,
+    too_large=f"too large: a photo has at most {MAX_IMAGE // 2**20} MB")
 
 
 @bp.get("/kit-author/api/state")
@@ -312,39 +273,14 @@ def write() -> ResponseReturnValue:
                     "check_command": f"companion kit check {result.folder}"})
 
 
-def _http_error(exc: HTTPException) -> ResponseReturnValue:
-    """The API answers errors in JSON, with a sentence (the page shows it)."""
-    if not request.path.startswith(API):
-        return exc
-    message = exc.description or exc.name
-    if exc.code == 413 and "at most" not in message:
-        message = f"too large: a photo has at most {MAX_IMAGE // 2**20} MB"
-    if exc.code == 429:
-        message = f"too many requests from this device ({message}): wait a moment"
-    return jsonify({"message": message}), exc.code or 500
-
-
-def _server_error(exc: Exception) -> ResponseReturnValue:
-    """An unexpected error: logged here, never shown (a traceback names files and paths)."""
-    log.exception("unexpected error on %s %s", request.method, request.path)
-    return jsonify({"message": "the companion hit an unexpected error: see its log"}), 500
-
-
 def serve_kit_author_page(options: AuthorOptions, image: bytes | None = None,
                           ready: Callable[[], None] | None = None) -> None:
     """Serve the page until interrupted (uvicorn, as the set-up page); with `image`, that
     photo first; `ready` is called once both are known good, before serving. AuthorError for
     a game without a description or a draft that cannot be read; ValueError for a bad photo."""
-    import uvicorn
-    from a2wsgi import WSGIMiddleware
-
     app = create_kit_author_app(options)
     if image is not None:
-        store_image(app.extensions["kit_author"], image)
+        store_image(extension(AuthorState, bp.name, app), image)
     if ready is not None:
         ready()
-    config = uvicorn.Config(WSGIMiddleware(app, workers=4),  # type: ignore[arg-type]
-                            host=options.host, port=options.port, lifespan="off",
-                            log_level="warning", timeout_keep_alive=5,
-                            timeout_graceful_shutdown=3, h11_max_incomplete_event_size=16384)
-    uvicorn.Server(config).run()
+    serve_page(app, options.host, options.port)

@@ -8,25 +8,27 @@ from typing import Any
 from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
+from companion.i18n import LANGUAGES
+
 bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
 def table() -> ResponseReturnValue:
     """The shared table display (public): map, week, legality panel, battle, bookkeeping."""
-    return render_template("table.html", page="table")
+    return render_template("table.html", page="table", languages=LANGUAGES)
 
 
 @bp.get("/play")
 def play() -> ResponseReturnValue:
     """A player's phone, paired by token (in the URL fragment, never sent to the server)."""
-    return render_template("table.html", page="play")
+    return render_template("table.html", page="play", languages=LANGUAGES)
 
 
 @bp.get("/referee")
 def referee() -> ResponseReturnValue:
     """Manual entry of every action, corrections, undo, pairing."""
-    return render_template("table.html", page="referee")
+    return render_template("table.html", page="referee", languages=LANGUAGES)
 
 
 @bp.get("/replays")
@@ -61,4 +63,4 @@ def _words() -> dict[str, Any]:
     from companion.web.auth import lang
 
     language = lang()
-    return {"lang": language, "t": translator(language, "companion.web")}
+    return {"lang": language, "t": translator(language, "companion.web"), "languages": LANGUAGES}

@@ -105,12 +105,14 @@ def _players(row: GameRow) -> list[dict[str, str]]:
     return found
 
 
-def _result(row: GameRow) -> dict[str, str | None] | None:
-    """The games table's "winner: how" (or "draw: how") as its parts."""
+def _result(row: GameRow) -> dict[str, Any] | None:
+    """The games table's "winner: how" ("red and blue: how" for a shared victory, "draw: how")
+    as its parts: `winners` (each winner's role), `winner` (the lone winner, else None)."""
     if row.outcome is None:
         return None
-    winner, _, how = row.outcome.partition(": ")
-    return {"winner": None if winner == "draw" else winner, "how": how}
+    won, _, how = row.outcome.partition(": ")
+    winners = [] if won == "draw" else won.split(" and ")
+    return {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "how": how}
 
 
 def game_list() -> list[dict[str, Any]]:
@@ -120,9 +122,10 @@ def game_list() -> list[dict[str, Any]]:
     for row in _store().games():
         players = _players(row)
         result = _result(row)
-        if result is not None and result["winner"]:
-            result["name"] = next((p["name"] for p in players
-                                   if p["role"] == result["winner"]), "")
+        if result is not None:
+            names = {p["role"]: p["name"] for p in players}
+            result["name"] = names.get(result["winner"] or "", "")
+            result["names"] = [names.get(role, "") for role in result["winners"]]
         found.append({"id": row.id, "game": row.game, "title": _title(row.game),
                       "players": players, "started": row.started_at, "actions": row.entries,
                       "result": row.outcome, "outcome": result, "finished": row.finished,

@@ -8,52 +8,38 @@ what else the first evening needs: the address the phones use (changed here, sav
 settings.yaml as `companion setup --public-url` saves it), the referee's link as a QR code,
 and the table mat for the chosen game.
 
-The page is served before any game exists, so this is its own small app (no hub): the page
-itself carries nothing; every `/setup/api/` route needs the referee's token as a bearer token
-(the page reads it from its link's fragment, as the referee's screen does), since the page
-shows the referee's link and the camera's view of the table. The host is checked, bodies and
-texts are bounded, changes need JSON from this page (CSRF), and the preview is taken at most a
-few times a second however many ask (`companion.vision.preview.LivePreview`).
+The page is served before any game exists, so this is one of the referee's own small apps
+(no hub; `companion.web.referee_page`): the page itself carries nothing; every `/setup/api/`
+route needs the referee's token as a bearer token (the page reads it from its link's fragment,
+as the referee's screen does), since the page shows the referee's link and the camera's view of
+the table. The host is checked, bodies and texts are bounded, changes need JSON from this page
+(CSRF), and the preview is taken at most a few times a second however many ask
+(`companion.vision.preview.LivePreview`).
 """
 
 from __future__ import annotations
 
-import hmac
 import io
 import json
-import logging
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Flask,
-    abort,
-    current_app,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    send_file,
-)
+from flask import Blueprint, Flask, abort, current_app, jsonify, request, send_file
 from flask.typing import ResponseReturnValue
-from flask_limiter import Limiter
-from werkzeug.exceptions import HTTPException
 
 from companion.games import MissingCapability, UnknownGameName, all_games, game
-from companion.i18n import LANGUAGES, catalog, language, translator
+from companion.i18n import language, translator
 from companion.settings import Settings, SettingsError, load_settings, save_settings
 from companion.userdata import calibration_folder
 from companion.vision.geometry import Geometry
 from companion.vision.preview import MAX_SOURCE, LivePreview, PreviewFrame, to_jpeg, with_caption
-from companion.web.auth import MAX_BODY, MAX_TOKEN, body, own_hosts, require_json_from_here
+from companion.web.auth import MAX_BODY, body
 from companion.web.present import qr_svg
+from companion.web.referee_page import RefereePage, create_page_app, extension, serve_page
 
 __all__ = ["SetupOptions", "create_setup_app", "serve_setup_page"]
-
-log = logging.getLogger(__name__)
 
 MAX_URL = 300
 """Characters of a public address typed on the page."""
@@ -103,21 +89,11 @@ def create_setup_app(options: SetupOptions) -> Flask:
     """The set-up page's app; ValueError naming the problem for a camera or game it cannot
     show (before anything is served)."""
     chosen = _calibrated(options.game)
-    app = Flask(__name__)
-    app.config.from_mapping(
-        MAX_CONTENT_LENGTH=MAX_BODY, MAX_FORM_MEMORY_SIZE=MAX_BODY,
-        RATELIMIT_DEFAULT="20 per second;900 per minute", RATELIMIT_STORAGE_URI="memory://",
-        TRUSTED_HOSTS=own_hosts(options.host, options.host_names))
     boards: dict[str, Geometry] = {}
     boards[chosen] = game(chosen).board_geometry()
     preview = LivePreview(options.source, boards[chosen], fps=min(max(options.fps, 0.2), 5.0))
-    app.extensions["setup"] = SetupState(options, chosen, preview, boards)
-    Limiter(lambda: request.remote_addr or "?", app=app)
-    app.before_request(_check_request)
-    app.register_blueprint(bp)
-    app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(Exception, _server_error)
-    return app
+    return create_page_app(PAGE, bp, SetupState(options, chosen, preview, boards),
+                           options.referee_token, options.host, options.host_names)
 
 
 def _calibrated(name: str) -> str:
@@ -131,49 +107,17 @@ def _calibrated(name: str) -> str:
 
 
 def _state() -> SetupState:
-    return current_app.extensions["setup"]  # type: ignore[no-any-return]
-
-
-def _check_request() -> None:
-    """First on every request: the Host must be this server's (reading it checks it); the
-    API is the referee's (bearer token), and a change is JSON from this page."""
-    _ = request.host
-    if not request.path.startswith("/setup/api/"):
-        return
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        abort(401, "the set-up page is the referee's: open it with the link companion setup "
-                   "--page printed (it carries the referee's token)")
-    given = header[len("Bearer "):].strip()[:MAX_TOKEN + 1]
-    if len(given) > MAX_TOKEN or not hmac.compare_digest(
-            given.encode(), _state().options.referee_token.encode()):
-        abort(403, "this link's token is not the referee's: open the link companion setup "
-                   "--page (or companion referee-link) prints")
-    if request.method != "GET":
-        require_json_from_here()
+    return extension(SetupState, bp.name)
 
 
 bp = Blueprint("setup", __name__)
-
-
-@bp.get("/")
-def home() -> ResponseReturnValue:
-    return redirect("/setup")
-
-
-@bp.get("/setup")
-def page() -> ResponseReturnValue:
-    """The page: it carries no settings and no token; its script asks the API for them."""
-    return render_template("setup.html", languages=LANGUAGES)
-
-
-@bp.get("/setup/i18n/<lang>.json")
-def words(lang: str) -> ResponseReturnValue:
-    """The page's words in `lang` (the shell's catalog, which holds them)."""
-    if lang not in LANGUAGES:
-        abort(404, f"no language '{lang[:16]}' (languages: {', '.join(LANGUAGES)})")
-    return jsonify({"lang": lang, "languages": dict(LANGUAGES),
-                    "words": dict(catalog("companion.web", lang))})
+PAGE = RefereePage(
+    name="setup", path="/setup", api="/setup/api/",
+    no_token="the set-up page is the referee's: open it with the link companion setup --page "
+             "printed (it carries the referee's token)",
+    wrong_token="this link's token is not the referee's: open the link companion setup --page "
+                "(or companion referee-link) prints",
+    limits="20 per second;900 per minute", max_body=MAX_BODY, max_form=MAX_BODY)
 
 
 @bp.get("/setup/api/state")
@@ -346,38 +290,11 @@ def mat() -> ResponseReturnValue:
                      download_name=f"{name}-mat.pdf", max_age=0)
 
 
-def _http_error(exc: HTTPException) -> ResponseReturnValue:
-    """The API answers errors in JSON, with a sentence (the page shows it)."""
-    if not request.path.startswith("/setup/api/"):
-        return exc
-    message = exc.description or exc.name
-    if exc.code == 429:
-        message = f"too many requests from this device ({message}): wait a moment"
-    return jsonify({"message": message}), exc.code or 500
-
-
-def _server_error(exc: Exception) -> ResponseReturnValue:
-    """An unexpected error: logged here, never shown (a traceback names files and paths)."""
-    log.exception("unexpected error on %s %s", request.method, request.path)
-    return jsonify({"message": "the companion hit an unexpected error: see its log"}), 500
-
-
 def serve_setup_page(options: SetupOptions) -> None:
     """Serve the page until interrupted (uvicorn, as `companion serve`), then let the
     camera go. ValueError for a camera or game the page cannot show."""
-    import uvicorn
-    from a2wsgi import WSGIMiddleware
-
     app = create_setup_app(options)
-    config = uvicorn.Config(WSGIMiddleware(app, workers=4),  # type: ignore[arg-type]
-                            host=options.host, port=options.port, lifespan="off",
-                            log_level="warning", timeout_keep_alive=5,
-                            timeout_graceful_shutdown=3, h11_max_incomplete_event_size=16384)
     try:
-        uvicorn.Server(config).run()
+        serve_page(app, options.host, options.port)
     finally:
-        _state_of(app).preview.close()
-
-
-def _state_of(app: Flask) -> SetupState:
-    return app.extensions["setup"]  # type: ignore[no-any-return]
+        extension(SetupState, bp.name, app).preview.close()

@@ -2,19 +2,11 @@
 // is drawn by the game's own screen module (the same module as the table's tablet), given a
 // small shell like the table's page shell (companion/web/static/companion.js); every view here
 // is the public view a table broadcast, so nothing on this page was hidden at the table.
-"use strict";
+// An ES module: its elements are the front-end toolkit's, which the game's screen imports too
+// (served here by companion.web.screens at the same URL as on a table).
+import { el } from "/common/toolkit.js";
 
 const page = document.body.dataset.page;
-const svgNS = "http://www.w3.org/2000/svg";
-const SVG_TAGS = new Set(["svg", "g", "line", "polyline", "polygon", "path", "circle", "ellipse",
-  "rect", "text", "tspan", "title", "defs", "use", "marker"]);
-
-function el(tag, attrs = {}, text = "") {
-  const node = SVG_TAGS.has(tag) ? document.createElementNS(svgNS, tag) : document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== "") node.textContent = text;
-  return node;
-}
 
 function $(id) { return document.getElementById(id); }
 
@@ -60,8 +52,10 @@ async function mountScreen(about) {
     }
     return box;
   };
+  // No banner line above the board and no zoom here (`broadcast`): a screen draws its banner
+  // itself, and a thumbnail is a picture scaled down.
   const shell = {
-    page: "table", game: about, main: $("screen"), el, panel,
+    page: "table", game: about, main: $("screen"), panel, broadcast: true,
     show: (target, visible) => { const node = typeof target === "string" ? $(target) : target; if (node) node.hidden = !visible; },
     isPlayer: () => false, act: async () => null,
     board: (parts = []) => json("/board/" + encodeURIComponent(about.kit) + (parts.length ? "?parts=" + parts.map(encodeURIComponent).join(",") : "")),

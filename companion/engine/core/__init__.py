@@ -24,7 +24,16 @@ from companion.engine.core.rules import (
 from companion.engine.core.rulings import Alert, Proposal, Question, Ruling
 from companion.engine.core.sentence import Sentence, say
 from companion.engine.core.simulate import DeadEnd, Playout, pick_action, random_playout
-from companion.engine.core.values import Action, Event, Outcome, canonical_json, freeze, thaw
+from companion.engine.core.values import (
+    Action,
+    Event,
+    Outcome,
+    Ranking,
+    canonical_json,
+    freeze,
+    rank,
+    thaw,
+)
 
 __all__ = [
     "CHANCE",
@@ -48,6 +57,7 @@ __all__ = [
     "Ply",
     "Proposal",
     "Question",
+    "Ranking",
     "Rules",
     "Ruling",
     "Sentence",
@@ -60,6 +70,7 @@ __all__ = [
     "game_names",
     "pick_action",
     "random_playout",
+    "rank",
     "refuse_unknown_args",
     "register",
     "rules_class",

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Action", "Event", "Outcome", "canonical_json", "freeze", "thaw"]
+from companion.engine.core.sentence import Sentence
+
+__all__ = ["Action", "Event", "Outcome", "Ranking", "canonical_json", "freeze", "rank", "thaw"]
 
 
 def freeze(value: Any) -> Any:
@@ -123,13 +125,94 @@ class Event:
         return f"Event({self.text()!r})"
 
 
+Ranking = tuple[tuple[str, ...], ...]
+"""Places, best first; the players level with each other share one place."""
+
+
+def rank(keys: Mapping[str, Any]) -> Ranking:
+    """Places from each player's key (higher is better: points, then a tie-break), the
+    players with equal keys in one place, in the order `keys` names them."""
+    places: dict[Any, list[str]] = {}
+    for role, key in keys.items():
+        places.setdefault(key, []).append(role)
+    return tuple(tuple(places[key]) for key in sorted(places, reverse=True))
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended (as python-chess's `Outcome`): a winner or None for a draw, and why."""
+    """How a game ended (as python-chess's `Outcome(termination, winner)`), and why.
+
+    `winner` is the one player who won, None when nobody won alone. `winners` names every
+    player of a shared victory (Shogun's players level on points and war chests): empty only
+    for a draw, where every player is level and nobody lost. `ranking` is the order the rules
+    give the players (best first, the players level in one place); empty where a game names
+    no order. `Outcome(termination, winner, rule)` still reads as before: its `winners` is
+    the winner alone.
+    """
 
     termination: str
     winner: str | None
     rule: str
+    winners: tuple[str, ...] = ()
+    ranking: Ranking = ()
+
+    def __post_init__(self) -> None:
+        winners = tuple(self.winners) or ((self.winner,) if self.winner else ())
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "ranking", tuple(tuple(p) for p in self.ranking))
+        if self.winner is not None and winners != (self.winner,):
+            raise ValueError(f"the winner {self.winner!r} is not the only one of {winners!r}")
+
+    @classmethod
+    def ranked(cls, termination: str, rule: str, ranking: Ranking) -> Outcome:
+        """The outcome of a game the rules rank: the first place wins (alone, or shared with
+        those level with it); every player in the first place is a draw."""
+        places = tuple(tuple(place) for place in ranking if place)
+        winners = places[0] if len(places) > 1 else ()
+        return cls(termination, winners[0] if len(winners) == 1 else None, rule, winners,
+                   places)
+
+    @classmethod
+    def between(cls, termination: str, winner: str | None, rule: str,
+                sides: tuple[str, ...]) -> Outcome:
+        """A game of sides that one side wins and the others lose (or, None, a draw)."""
+        if winner is None:
+            return cls.ranked(termination, rule, (sides,))
+        return cls.ranked(termination, rule,
+                          ((winner,), tuple(s for s in sides if s != winner)))
+
+    @property
+    def draw(self) -> bool:
+        """Nobody won: every player level."""
+        return not self.winners
+
+    def place(self, role: str) -> int | None:
+        """The role's place (1 is first), None where the rules rank nobody."""
+        for n, place in enumerate(self.ranking, start=1):
+            if role in place:
+                return n
+        return None
+
+    def sentence(self, names: Mapping[str, str] | None = None) -> Sentence:
+        """The outcome in words, each player by `names` (their role otherwise): "Red wins:
+        victory points (rule 7)", "Red and Blue share the victory: ...", "A draw: ..."."""
+        said = [str((names or {}).get(role, role)) for role in self.winners]
+        how = {"how": self.termination, "rule": self.rule}
+        if not said:
+            return Sentence("A draw: {how} (rule {rule})", **how)
+        if len(said) == 1:
+            return Sentence("{winner} wins: {how} (rule {rule})", winner=said[0], **how)
+        return Sentence("{winners} and {last} share the victory: {how} (rule {rule})",
+                        winners=", ".join(said[:-1]), last=said[-1], **how)
 
     def to_json(self) -> dict[str, Any]:
-        return {"termination": self.termination, "winner": self.winner, "rule": self.rule}
+        return {"termination": self.termination, "winner": self.winner, "rule": self.rule,
+                "winners": list(self.winners), "ranking": [list(p) for p in self.ranking]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """`to_json` read back; the data of an older companion (no `winners`, no `ranking`)
+        too."""
+        return cls(str(data["termination"]), data.get("winner"), str(data["rule"]),
+                   tuple(data.get("winners") or ()),
+                   tuple(tuple(p) for p in data.get("ranking") or ()))

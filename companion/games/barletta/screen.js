@@ -14,13 +14,14 @@
 // confirmed before sending (shell.choose). On the shared table (page "table", read from 1.5 m)
 // the field fills the screen without scrolling, and banner(state) gives the big line ("TURN 3 ·
 // ITALIANS ACT · 4 ORDER POINTS"). Nothing is hidden in this game but the dice not yet rolled.
-// Every label goes through shell.t (the Italian is in locales/it/screen.po).
+// Every label goes through t() (the Italian is in locales/it/screen.po); the elements, the words,
+// the field's zoom and the sheet of orders are the front-end toolkit's (companion/web/static/toolkit.js).
+
+import { choiceSheet, el, fill, t, zoom } from "/common/toolkit.js";
 
 const CSS = `
 #bar { --italians: #9b2226; --french: #1d3f8a; --italians-pale: #f6dcdc; --french-pale: #dbe3f5;
   --grass: #e4e9c8; position: relative; }
-#bar .zoom { display: flex; gap: .3rem; justify-content: flex-end; margin-bottom: .2rem; }
-#bar .zoom button { min-width: 2.4rem; margin: 0; }
 #bar-scroll { overflow: auto; border-radius: .4rem; background: #d9d2bb; touch-action: pan-x pan-y;
   -webkit-overflow-scrolling: touch; }
 #bar-field { display: block; width: 100%; height: auto; user-select: none; -webkit-user-select: none; }
@@ -135,11 +136,6 @@ const SIDE_UPPER = { italians: "ITALIANS", french: "FRENCH" };
 const STEP_WORDS = { melee: "the dice are due", unhorse: "unhorsing test: {knight}", surrender: "surrender test: {knight}" };
 const OUT_WORDS = { captured: "captured", dead: "dead" };
 
-function fill(text, vars) {
-  // "Turn {n}" with its values: translations keep the placeholders.
-  return text.replace(/\{(\w+)\}/g, (_, key) => String(vars[key] ?? ""));
-}
-
 function side(t, role) { return SIDE_WORDS[role] ? t(SIDE_WORDS[role]) : String(role || ""); }
 
 function parse(hex) { return [Number(String(hex).slice(0, 2)), Number(String(hex).slice(2))]; }
@@ -187,26 +183,24 @@ function attackers(view) {
 // --- the module ------------------------------------------------------------------------------------
 
 export async function mount(shell) {
-  const t = shell.t || ((s) => s);
-  const { el } = shell;
   const board = await shell.board(["sides", "knights", "surrender"]);
   const sides = shell.game.roles;
   document.head.append(el("style", {}, CSS));
   const geometry = layout(board);
 
   const root = el("div", { id: "bar" });
-  const zoom = el("div", { class: "zoom" });
+  const bar = el("div");
   const scroll = el("div", { id: "bar-scroll" });
   const [vx, vy, vw, vh] = geometry.box;
   const svg = el("svg", { id: "bar-field", viewBox: `${vx} ${vy} ${vw} ${vh}`, role: "img",
     "aria-label": fill(t("the field of {title}"), { title: shell.game.title }) });
   scroll.append(svg);
   const chooser = el("div", { id: "bar-chooser", hidden: "" });
-  root.append(zoom, scroll, chooser);
+  root.append(bar, scroll, chooser);
   shell.main.append(root);
   const layers = drawField(svg, board, geometry, el, t);
   const table = shell.page === "table";
-  if (shell.zoom) zoomControls(shell.zoom, zoom, scroll, svg, t);  // not on a broadcast's thumbnail
+  if (!shell.broadcast) zoomControls(bar, scroll, svg);  // not on a broadcast's thumbnail
 
   const panels = { turn: shell.panel("bar-turn"), melee: shell.panel("bar-melee"),
     deploy: shell.panel("bar-deploy"), gone: shell.panel("bar-gone") };
@@ -236,17 +230,7 @@ export async function mount(shell) {
   }
 
   function openChooser(title, lines, choices) {
-    chooser.replaceChildren(el("h3", {}, title));
-    for (const line of lines) chooser.append(el("p", {}, line));
-    for (const choice of choices) {
-      const button = el("button", { "data-choice-id": String(choice.id), class: "choice" }, choice.words);
-      button.addEventListener("click", () => choose(choice));
-      chooser.append(button);
-    }
-    const close = el("button", { class: "close" }, t("Close"));
-    close.addEventListener("click", () => { chooser.hidden = true; });
-    chooser.append(close);
-    chooser.hidden = false;
+    choiceSheet(chooser, { title, lines, choices, chosen: choose, close: t("Close"), choiceClass: "choice" });
   }
 
   function onKnight(knight) {
@@ -832,8 +816,8 @@ function fitTable(root, scroll, geometry) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(zoom, bar, scroll, svg, t) {
-  // The shell's zoom (buttons, pinch).
+function zoomControls(bar, scroll, svg) {
+  // The toolkit's zoom (buttons, pinch).
   const control = zoom(bar, scroll, svg, t("Whole field"));
   const set = control.set;
   // A phone starts zoomed in on the melee lines, enough to read the counters.

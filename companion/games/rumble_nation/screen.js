@@ -13,15 +13,23 @@
 // (page "table") everything that decides the turn is drawn large enough to read from 1.5 m, and
 // `banner(state)` gives the big line ("DEPLOYMENT · BLUE DEPLOYS").
 //
+// Zoom buttons above the map and pinch on a phone (the toolkit's zoom); the shared table shows its
+// buttons only once zoomed in (a pinch, a trackpad's pinch), over the map's top right corner.
+//
 // Colour-blind players: every colour is also named (its initial beside its soldiers, its name in
 // the players' box) and each player's soldiers keep the same corner of every region. The views
 // are filtered on the server: a daimyo card still face down never reaches another screen.
 
+import { el, fill, t, zoom } from "/common/toolkit.js";
+
 const CSS = `
 #rn-wrap { position: relative; }
-#rn-board { width: 100%; height: auto; display: block; background: #c9dde6; border-radius: .4rem; touch-action: pan-y; user-select: none; -webkit-user-select: none; }
-@media (min-width: 801px) { body[data-page="table"] #rn-board { max-height: calc(100vh - 8.5rem); } }
-#rn-board.zoomed { touch-action: none; }
+#rn-scroll.zoomed { max-height: 78vh; }  /* zoomed in, the map scrolls in its box both ways */
+#rn-board { width: 100%; height: auto; display: block; background: #c9dde6; border-radius: .4rem; user-select: none; -webkit-user-select: none; }
+@media (min-width: 801px) {  /* zoomed in, the box keeps the board's room and the board grows in it */
+  body[data-page="table"] #rn-board, body[data-page="table"] #rn-scroll.zoomed { max-height: calc(100vh - 8.5rem); }
+  body[data-page="table"] #rn-scroll.zoomed #rn-board { max-height: none; }
+}
 #rn-board .bridge { stroke: #e9dcbc; stroke-linecap: round; }
 #rn-board .link { stroke: #5b4a30; stroke-width: 7; stroke-linecap: round; }
 #rn-board .link.sea { stroke: #2f6ea8; stroke-width: 5; stroke-dasharray: 12 9; }
@@ -73,7 +81,6 @@ const CSS = `
 #rn-board.phone .box .title { font-size: 25px; }
 #rn-board.phone .box .text { font-size: 24px; }
 #rn-board.phone .box .num { font-size: 28px; }
-#rn-zoom-reset { position: absolute; right: .4rem; top: .4rem; font-size: 1rem; }
 #rn-chooser { position: absolute; z-index: 5; width: min(22rem, 100%); max-height: 60vh; overflow: auto; background: #fff;
   border: 2px solid #2e7d32; border-radius: .5rem; box-shadow: 0 4px 16px #0004; padding: .4rem .6rem; }
 #rn-chooser.sheet { position: fixed; left: 0; right: 0; bottom: 0; width: auto; max-height: 55vh; border-radius: .8rem .8rem 0 0; }
@@ -132,7 +139,6 @@ function sum(values) { return values.reduce((a, b) => a + b, 0); }
 function cardName(card) {
   return String(card).split("_").map((w, i) => LONG_VOWELS[w] || (i > 0 && LOWER.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
-function fill(template, values) { return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
 
 function abbreviations(names) {
   // The shortest beginning of each colour's name that no other colour shares: R, Blu, Y, Bla.
@@ -268,8 +274,6 @@ export function regionsOf(choice, view) {
 
 export async function mount(shell) {
   const board = await shell.board();
-  const { el } = shell;
-  const t = shell.t || ((s) => s);
   const players = shell.game.roles;
   const narrow = shell.main.clientWidth < 700;
   const table = shell.page === "table" && !narrow;  // a phone showing the table: as a phone
@@ -304,9 +308,12 @@ export async function mount(shell) {
   const maxY = Math.max(...all.map((b) => b.y + b.h / 2)) + 12;
   const whole = { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
   const wrap = el("div", { id: "rn-wrap" });
+  const bar = el("div", { class: table ? "over-board" : "" });  // the table shows all the map
+  const scroll = el("div", { id: "rn-scroll" });
   const svg = el("svg", { id: "rn-board", class: table ? "table" : narrow ? "phone" : "", viewBox: [whole.x, whole.y, whole.w, whole.h].join(" "),
     role: "img", "aria-label": fill(t("The map of {game}"), { game: shell.game.title }) });
-  wrap.append(svg);
+  scroll.append(svg);
+  wrap.append(bar, scroll);
   shell.main.append(wrap);
   const defs = el("defs");
   const head = el("marker", { id: "rn-head", viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" });
@@ -333,7 +340,7 @@ export async function mount(shell) {
   for (const box of Object.values(panels)) box.classList.add("rn-panel");
   const people = shell.game.players || {};
   const draw = { el, t, players, short, colourNames, people, size, table, names };
-  const zoom = zoomable(svg, whole, wrap, el, t);
+  const zoomed = shell.broadcast ? null : zoom(bar, scroll, svg, t("Whole map"));  // not on a broadcast's thumbnail
   const tapping = shell.page === "play" || shell.page === "referee";
   let current = null;  // the last state rendered
   const chooser = el("div", { id: "rn-chooser", role: "dialog" });
@@ -374,7 +381,7 @@ export async function mount(shell) {
     for (const [id, group] of Object.entries(regions)) {
       group.setAttribute("tabindex", "0");
       group.setAttribute("role", "button");
-      group.addEventListener("click", () => { if (!zoom.gesturing()) open(id); });
+      group.addEventListener("click", () => { if (!(zoomed && zoomed.gesturing())) open(id); });
       group.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(id); } });
     }
     document.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
@@ -417,82 +424,6 @@ function place(chooser, group, wrap) {
   if (top + height > outer.height) { top = Math.max(0, outer.height - height); left = Math.max(0, Math.min(tile.right - outer.left + 6, outer.width - width)); }
   chooser.style.left = left + "px";
   chooser.style.top = top + "px";
-}
-
-// --- pinch-zoom -----------------------------------------------------------------------------------
-
-function zoomable(svg, whole, wrap, el, t) {
-  // Two fingers zoom the map (down to a quarter of it), one finger pans it once zoomed; the
-  // button shows the whole map again. A tap that ended a gesture opens nothing.
-  const touches = new Map();
-  let box = { ...whole };
-  let start = null;
-  let moved = false;
-  const reset = el("button", { id: "rn-zoom-reset", type: "button" }, t("Whole map"));
-  reset.hidden = true;
-  wrap.append(reset);
-  const set = (next) => {
-    let w = Math.min(whole.w, Math.max(whole.w / 4, next.w));
-    let h = w * whole.h / whole.w;
-    let x = Math.min(whole.x + whole.w - w, Math.max(whole.x, next.x));
-    let y = Math.min(whole.y + whole.h - h, Math.max(whole.y, next.y));
-    box = w >= whole.w - 1 ? { ...whole } : { x, y, w, h };
-    ({ x, y, w, h } = box);
-    svg.setAttribute("viewBox", [x, y, w, h].join(" "));
-    const zoomed = w < whole.w - 1;
-    svg.classList.toggle("zoomed", zoomed);
-    reset.hidden = !zoomed;
-  };
-  reset.addEventListener("click", () => set(whole));
-  const centre = () => {
-    const [a, b] = [...touches.values()];
-    return b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) } : { x: a.x, y: a.y, d: 0 };
-  };
-  const begin = () => {
-    const rect = svg.getBoundingClientRect();
-    const c = centre();
-    start = { c, rect, box: { ...box }, count: touches.size };
-  };
-  svg.addEventListener("pointerdown", (event) => {
-    if (event.pointerType === "mouse") return;
-    touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    if (touches.size === 1) moved = false;
-    begin();
-  });
-  svg.addEventListener("pointermove", (event) => {
-    if (!touches.has(event.pointerId) || !start) return;
-    touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    const c = centre();
-    if (Math.hypot(c.x - start.c.x, c.y - start.c.y) > 8 || Math.abs(c.d - start.c.d) > 8) moved = true;
-    const { rect, box: from } = start;
-    const perPixel = from.w / rect.width;
-    let w = from.w;
-    if (touches.size >= 2 && start.count >= 2 && start.c.d > 0 && c.d > 0) w = from.w * start.c.d / c.d;
-    else if (from.w >= whole.w - 1) return;  // one finger on the whole map: the page scrolls
-    // The map point under the fingers' first centre stays under their centre now.
-    const px = from.x + (start.c.x - rect.left) * perPixel;
-    const py = from.y + (start.c.y - rect.top) * perPixel;
-    const scale = w / rect.width;
-    set({ x: px - (c.x - rect.left) * scale, y: py - (c.y - rect.top) * scale, w });
-    event.preventDefault();
-  });
-  const end = (event) => {
-    touches.delete(event.pointerId);
-    if (touches.size) begin(); else start = null;
-  };
-  for (const kind of ["pointerup", "pointercancel", "pointerleave"]) svg.addEventListener(kind, end);
-  svg.addEventListener("wheel", (event) => {
-    if (!event.ctrlKey) return;  // a trackpad's pinch
-    event.preventDefault();
-    const rect = svg.getBoundingClientRect();
-    const perPixel = box.w / rect.width;
-    const px = box.x + (event.clientX - rect.left) * perPixel;
-    const py = box.y + (event.clientY - rect.top) * perPixel;
-    const w = box.w * Math.exp(event.deltaY / 200);
-    const scale = w / rect.width;
-    set({ x: px - (event.clientX - rect.left) * scale, y: py - (event.clientY - rect.top) * scale, w });
-  }, { passive: false });
-  return { gesturing: () => { const was = moved; moved = false; return was; } };
 }
 
 // --- the map --------------------------------------------------------------------------------------

@@ -9,12 +9,13 @@
 // printed 0-48 track and the week's bookkeeping as big numbers with labels.
 // The page shell mounts it (docs/web.md: "A game's screen"); each view it draws is already
 // filtered for the screen's role on the server, so a stack shows only the blocks its role knows.
-// Every label goes through shell.t (the Italian is in locales/it/screen.po).
+// Every label goes through t() (the Italian is in locales/it/screen.po); the elements, the words,
+// the map's zoom and the sheet of moves are the front-end toolkit's (companion/web/static/toolkit.js).
+
+import { choiceSheet, el, fill, t, zoom } from "/common/toolkit.js";
 
 const CSS = `
 #seki { --ishida: #d4a627; --tokugawa: #1d1d1d; --paper: #efe6cc; position: relative; }
-#seki .zoom { display: flex; gap: .3rem; justify-content: flex-end; margin-bottom: .2rem; }
-#seki .zoom button { min-width: 2.4rem; margin: 0; }
 #seki-scroll { overflow: auto; touch-action: pan-x pan-y; border-radius: .4rem; background: var(--paper);
   max-height: 78vh; -webkit-overflow-scrolling: touch; }
 #board { display: block; width: 100%; height: auto; }
@@ -139,11 +140,6 @@ function xy(loc) { return [loc.xy[0] * WIDTH, loc.xy[1] * HEIGHT]; }
 
 function cap(word) { return word ? word[0].toUpperCase() + word.slice(1) : ""; }
 
-function fill(text, vars) {
-  // "Battle at {place}" with its values: translations keep the placeholders.
-  return text.replace(/\{(\w+)\}/g, (_, key) => String(vars[key] ?? ""));
-}
-
 // --- names a player recognises -------------------------------------------------------------------
 
 // Names as the rules' words say them (rules/words.py), so the map, the log and the moves agree:
@@ -183,24 +179,22 @@ function diskName(id) { return DISKS[id] || String(id).split("_").map(cap).join(
 // --- the module ------------------------------------------------------------------------------------
 
 export async function mount(shell) {
-  const t = shell.t || ((s) => s);
   const board = await shell.board(["tracks", "boxes"]);
-  const { el } = shell;
   const sides = shell.game.roles;
   const where = Object.fromEntries(board.locations.map((loc) => [loc.id, loc]));
   document.head.append(el("style", {}, CSS));
 
   const root = el("div", { id: "seki" });
-  const zoom = el("div", { class: "zoom" });
+  const bar = el("div");
   const scroll = el("div", { id: "seki-scroll" });
   const svg = el("svg", { id: "board", viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: "img",
     "aria-label": fill(t("map of {title}"), { title: shell.game.title }) });
   scroll.append(svg);
-  root.append(zoom, scroll);
+  root.append(bar, scroll);
   shell.main.append(root);
   const layers = drawMap(svg, board, el, t);
   placeLabels(board, layers, el);
-  if (shell.zoom) zoomControls(shell.zoom, zoom, scroll, svg, t, shell.page !== "table");  // not on a broadcast's thumbnail
+  if (!shell.broadcast) zoomControls(bar, scroll, svg, shell.page !== "table");  // not on a broadcast's thumbnail
 
   const chooser = el("div", { id: "seki-chooser", hidden: "" });
   root.append(chooser);
@@ -231,17 +225,7 @@ export async function mount(shell) {
   }
 
   function openChooser(title, lines, choices) {
-    chooser.replaceChildren(el("h3", {}, title));
-    for (const line of lines) chooser.append(el("p", { class: "blocks" }, line));
-    for (const choice of choices) {
-      const button = el("button", { "data-choice-id": String(choice.id) }, choice.words);
-      button.addEventListener("click", () => choose(choice));
-      chooser.append(button);
-    }
-    const close = el("button", { class: "close" }, t("Close"));
-    close.addEventListener("click", () => { chooser.hidden = true; });
-    chooser.append(close);
-    chooser.hidden = false;
+    choiceSheet(chooser, { title, lines, choices, chosen: choose, close: t("Close"), lineClass: "blocks" });
   }
 
   function onStack(loc, side) {
@@ -285,7 +269,7 @@ export async function mount(shell) {
       if (chooser.hidden === false && !ui.selected) chooser.hidden = true;
       draw(state);
       if (table) {
-        renderTable(strip, weekSide, state, board, sides, el, t, !shell.t ? banner(state, t, where) : "", where);
+        renderTable(strip, weekSide, state, board, sides, el, t, shell.broadcast ? banner(state, t, where) : "", where);
         fitTable(root, strip);
         return;
       }
@@ -549,8 +533,8 @@ function placeLabels(board, layers, el) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(zoom, bar, scroll, svg, t, closeUp) {
-  // The shell's zoom (buttons, pinch); a phone starts zoomed in enough to read the names, the
+function zoomControls(bar, scroll, svg, closeUp) {
+  // The toolkit's zoom (buttons, pinch); a phone starts zoomed in enough to read the names, the
   // map panned with a finger.
   const control = zoom(bar, scroll, svg, t("Whole map"));
   if (closeUp && scroll.clientWidth && scroll.clientWidth < 600) control.set(2.2, 0, 0);
@@ -790,7 +774,7 @@ function renderBattle(box, battle, board, sides, shell, where, t) {
   shell.show(box, open);
   if (!open) return;
   box.replaceChildren();
-  battleBody(box, battle, board, sides, shell.el, t, where);
+  battleBody(box, battle, board, sides, el, t, where);
 }
 
 // --- the week's bookkeeping --------------------------------------------------------------------------

@@ -27,7 +27,9 @@ throw awaits is its cubes taken out to be thrown again (6.1: the tray's cubes go
 reading the camera cannot see change (the same cubes as before, or none at all) is read by
 `confirm`. Choices nothing on the table shows (staying after deploy 1, the special card taken,
 which winter revolt first, drawing from the province deck, the daimyo cards of tied bidders, the
-order of the special cards laid out) are asked on the tablet.
+order of the special cards laid out, the +1 attack and +1 defence cards' extra army: 3.2) are
+asked on the tablet; the 6 armies card's 5 or 6 is asked too, and the cubes put on the
+province answer it.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ Board = dict[str, dict[str, int]]
 THROWS = ("battle", "revolt", "load")
 """Pending steps that wait for the tower's tray (6)."""
 CHOICE_RULES = {"attack": "4.4", "move": "4.3", "claim": "2.2", "place": "2.2",
-                "revolt": "5.2"}
+                "revolt": "5.2", "deploy": "3.2"}
 """The rule of each choice the table shows with cubes."""
 CARDS_DUE = {"deal": 2, "events": 4, "lay_out": 5}
 _TURNS = {"deal": "province", "reveal": "province", "drawn": "province", "revolts": "province",
@@ -209,7 +211,7 @@ class ShogunReferee:
             return [Proposal(full[0].action)], full[0].after, False
         if chosen:
             self.landed = tray if landed else None  # read once the question is answered
-            return [Question(_question(chosen[0].action), options)], state, True
+            return [Question(_question(chosen[0].action, options), options)], state, True
         return [self._refusal(state, diff, record)], state, False
 
     def _fits(self, state: ShogunState, start: Board, now: Board, record: Board,
@@ -261,7 +263,7 @@ class ShogunReferee:
             if role == CHANCE:
                 continue
             found += [a for a in self.rules.legal_actions(state, role)
-                      if a.verb in ("attack", "move", "claim", "place", "revolt")
+                      if a.verb in ("attack", "move", "claim", "place", "revolt", "deploy")
                       and a.verb in verbs]
         return found
 
@@ -537,7 +539,7 @@ class ShogunReferee:
             return self._tray_seen(state)
         asked = [a for role, verbs in waiting(state).items() if role != CHANCE
                  for a in self.rules.legal_actions(state, role)
-                 if a.verb in ("stay", "draw", "take", "revolt")]
+                 if a.verb in ("stay", "draw", "take", "revolt", "deploy", "defend")]
         if state.phase == "ties" and CHANCE in waiting(state):
             group = state.ties[0]
             asked = [Action(CHANCE, "daimyo", {"order": list(order)})
@@ -657,6 +659,14 @@ def _awaited(kit: ShogunKit, state: ShogunState) -> tuple[str, str, str | None]:
     """What the game waits for now, in words, with its rule and the player it waits for
     (None: chance, or everyone). Never a plan or a bid: only that one is awaited."""
     pending = state.pending
+    if pending is not None and pending.get("kind") in ("deploy", "defence"):
+        player = str(pending["player"])
+        return (Sentence("{player} deploys 5 or 6 armies in {province} (the 6 armies card)"
+                         if pending["kind"] == "deploy" else
+                         "{player} says whether to add an army of the +1 defence card",
+                         player=_colour(player),
+                         province=_province_name(kit, state.side, str(pending["province"]))),
+                "3.2", player)
     if pending is not None and pending.get("kind") in ("attack", "move"):
         player, origin = str(pending["player"]), str(pending["province"])
         most = state.armies.get(origin, 0) - 1
@@ -717,9 +727,19 @@ def _mover(moved: Mapping[str, Mapping[str, int]], default: str | None) -> str |
     return colours.pop() if len(colours) == 1 else default
 
 
-def _question(action: Action) -> str:
-    """The tablet's question for choices of `action`'s kind, with its rule."""
+def _question(action: Action, options: Sequence[Action] = ()) -> str:
+    """The tablet's question for choices of `action`'s kind, with its rule (the special
+    cards' choices: 3.2)."""
     verb = action.verb
+    if verb == "attack" and len({(o.args["to"], o.args["armies"]) for o in options}) == 1:
+        return Sentence("{player} holds the +1 army attacking card: does {player} add an army "
+                        "from the supply to the battle (3.2)?", player=_colour(action.role))
+    if verb == "deploy":
+        return Sentence("{player} holds the 6 armies card: how many armies does {player} "
+                        "deploy (3.2)?", player=_colour(action.role))
+    if verb == "defend":
+        return Sentence("{player} holds the +1 army defending card: does {player} add an army "
+                        "from the supply to the defence (3.2)?", player=_colour(action.role))
     if verb == "attack":
         return Sentence("Which province did {player} attack, or move to (4.4)?",
                         player=_colour(action.role))

@@ -16,12 +16,22 @@
 //
 // On the shared table (page "table") everything is drawn to be read from 1.5 m and the board
 // shrinks to one screenful; `banner(state)` gives the big line ("SPRING · BATTLE A · RED ACTS").
-// Every label goes through shell.t (the Italian is in locales/it/screen.po).
+// Zoom buttons above the board and pinch on a phone (the toolkit's zoom); the shared table shows
+// its buttons only once zoomed in (a pinch, a trackpad's pinch), over the board's top right corner.
+// Every label goes through t() (the Italian is in locales/it/screen.po); the elements, the words
+// and the zoom are the front-end toolkit's (companion/web/static/toolkit.js).
+
+import { el, fill, t, zoom } from "/common/toolkit.js";
 
 const CSS = `
 #sg-wrap { position: relative; }
+#sg-scroll.zoomed { max-height: 78vh; }  /* zoomed in, the board scrolls in its box both ways */
 #sg-board { width: 100%; height: auto; display: block; background: #cfe0e8; border-radius: .4rem; user-select: none; -webkit-user-select: none; }
-@media (min-width: 801px) { body[data-page="table"] #sg-board { max-height: calc(100vh - 7.6rem); width: auto; max-width: 100%; margin: 0 auto; } }
+@media (min-width: 801px) {  /* the room fit() measures; zoomed in, the box keeps it and the board grows in it */
+  body[data-page="table"] #sg-board { max-height: var(--sg-room, calc(100vh - 7.6rem)); width: auto; max-width: 100%; margin: 0 auto; }
+  body[data-page="table"] #sg-scroll.zoomed { max-height: var(--sg-room, calc(100vh - 7.6rem)); }
+  body[data-page="table"] #sg-scroll.zoomed #sg-board { max-height: none; max-width: none; }
+}
 #sg-board .band { stroke: none; }
 #sg-board .region-name { font: 800 24px system-ui, sans-serif; fill: #3a2f20; text-anchor: middle; letter-spacing: .05em; }
 #sg-board .land-link { stroke: #7a6440; stroke-width: 6; stroke-linecap: round; }
@@ -474,7 +484,9 @@ export function banner(state, t = (s) => s, names = {}) {
   const who = actingPlayer(view, state);
   const pending = view.pending;
   if (view.outcome) {
-    parts = [t("Game over"), view.outcome.winner ? fill(t("{who} wins"), { who: colour(view.outcome.winner) }) : t("A draw")];
+    const won = (view.outcome.winners || []).map(colour);  // 7: players level share the victory
+    parts = [t("Game over"), !won.length ? t("A draw") : won.length === 1 ? fill(t("{who} wins"), { who: won[0] })
+      : fill(t("{who} share the victory"), { who: won.slice(0, -1).join(", ") + " " + t("and") + " " + won[won.length - 1] })];
   } else if (state.paused) {
     parts = [seasonName(view, t), t("Paused")];
   } else if (SETUP.has(view.phase) || (view.phase === "events" && view.year === 1)) {
@@ -508,8 +520,6 @@ export function banner(state, t = (s) => s, names = {}) {
   }
   return parts.filter(Boolean).join(" · ").toLocaleUpperCase(state.lang || undefined);
 }
-
-function fill(template, values) { return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
 
 // --- the side panels --------------------------------------------------------------------------------
 
@@ -825,8 +835,6 @@ function ownPlan(box, view, role, draw) {
 
 export async function mount(shell) {
   const board = await shell.board(["regions", "sides", "cards", "events"]);
-  const { el } = shell;
-  const t = shell.t || ((s) => s);
   const players = shell.game.roles;
   const narrow = shell.main.clientWidth < 700;
   const table = shell.page === "table" && !narrow;
@@ -840,7 +848,11 @@ export async function mount(shell) {
     short[p] = name.slice(0, n);
   }
   const wrap = el("div", { id: "sg-wrap" });
+  const bar = el("div", { class: table ? "over-board" : "" });  // the table shows all the board
+  const scroll = el("div", { id: "sg-scroll" });
+  wrap.append(bar, scroll);
   shell.main.append(wrap);
+  let zoomed = null;  // the board's zoom, once the board is drawn (not on a broadcast's thumbnail)
   const panels = { plan: shell.panel("sg-plan", ""), round: shell.panel("sg-round", ""), winter: shell.panel("sg-winter", "") };
   for (const box of Object.values(panels)) box.classList.add("sg-panel");
   const draw = {
@@ -859,20 +871,15 @@ export async function mount(shell) {
     const side = (board.sides || {})[sideName] || { provinces: board.locations, links: board.roads };
     const layout = grid(side.provinces, narrow);
     const strip = stripLayout(layout, players, narrow);
-    wrap.replaceChildren();
     const svg = el("svg", { id: "sg-board", class: table ? "table" : narrow ? "phone" : "", viewBox: `0 0 ${layout.width} ${strip.height}`,
       role: "img", "aria-label": fill(t("The board of {game}"), { game: shell.game.title }), "data-side": sideName });
-    wrap.append(svg);
+    scroll.replaceChildren(svg);
+    if (zoomed) zoomed.follow(svg);
+    else if (!shell.broadcast) zoomed = zoom(bar, scroll, svg, t("Whole board"));
     const defs = el("defs");
-    const svgEl = (tag, attrs) => {
-      // Tags the shell's el() does not make as SVG (a pattern).
-      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-      for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-      return node;
-    };
-    const hatch = svgEl("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+    const hatch = el("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     hatch.append(el("rect", { width: "10", height: "10", fill: "#d9d9d9" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "10", stroke: "#bdbdbd", "stroke-width": "4" }));
-    const back = svgEl("pattern", { id: "sg-back", width: "12", height: "12", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+    const back = el("pattern", { id: "sg-back", width: "12", height: "12", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     back.append(el("rect", { width: "12", height: "12", fill: "#5b3a1e" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "12", stroke: "#74502c", "stroke-width": "6" }));
     const head = el("marker", { id: "sg-head", viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" });
     head.append(el("path", { d: "M0 0L10 5L0 10z", fill: "#e65100" }));
@@ -924,11 +931,10 @@ export async function mount(shell) {
   };
 
   function fit() {
-    // The shared table is one screenful: the board takes the height left under the header and
-    // the banner (one line or two), whatever they measure.
+    // The shared table is one screenful: the board (or, zoomed in, its scrolling box) takes the
+    // height left under the header and the banner (one line or two), whatever they measure.
     if (!table || !drawn) return;
-    const svg = wrap.querySelector("#sg-board");
-    const top = svg.getBoundingClientRect().top + window.scrollY;
-    svg.style.maxHeight = Math.max(240, window.innerHeight - top - 16) + "px";
+    const top = scroll.getBoundingClientRect().top + window.scrollY;
+    wrap.style.setProperty("--sg-room", Math.max(240, window.innerHeight - top - 16) + "px");
   }
 }

@@ -46,7 +46,7 @@ HIDDEN = frozenset({"plan"})
 """Made on the phones, never shown at the table: each player's plan and bid (3.3)."""
 PLAYERS = (3, 4, 5)
 """The bench's games go round the player counts."""
-TABLE_VERBS = ("claim", "place", "attack", "move", "revolt")
+TABLE_VERBS = ("claim", "place", "attack", "move", "revolt", "deploy")
 """Choices the players show with cubes on the provinces."""
 
 

@@ -5,70 +5,24 @@
 // package, draws the board and the bookkeeping (docs/web.md: "A game's screen").
 // Views come already filtered for this screen's role: nothing here hides anything itself, and
 // no game or role is named here: the view says which game it is and which roles it has.
-"use strict";
+// An ES module: the elements, the words and the board's zoom are the toolkit's, which the game's
+// screen imports too (one module, one catalog of words).
+import { el, fill, lang, languageSwitch, loadWords, t, translatePage } from "/common/toolkit.js";
 
 const page = document.body.dataset.page;
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token") || "";  // a paired device's, in the fragment: never sent in a URL
 const pairSecret = fragment.get("pair") || "";  // a one-time pairing secret from the referee's QR code
-const svgNS = "http://www.w3.org/2000/svg";
-const SVG_TAGS = new Set(["svg", "g", "line", "polyline", "polygon", "path", "circle", "ellipse",
-  "rect", "text", "tspan", "title", "defs", "use", "marker"]);
-const LANGS = { en: "English", it: "Italiano" };
 const SOURCES = { camera: "camera", card_reader: "card reader", scanner: "card scanner",
   button: "table button", tablet: "referee's tablet", phone: "phone", referee: "referee",
   simulator: "simulator" };
 
 let about = null;   // the game: {name, title, roles, players, screen, missing}
 let screen = null;  // the game's screen once mounted: {render(state), banner?(state)}
-let words = {};     // English -> this device's language, for the shell and the game's screen
-let lang = chosenLanguage();
 let current = null; // the last state drawn
 let lastVersion = -1;
 
-// --- languages -----------------------------------------------------------------------------------
-
-function chosenLanguage() {
-  const kept = localStorage.getItem("companion.lang");
-  if (kept && LANGS[kept]) return kept;
-  const asked = (navigator.language || "en").slice(0, 2).toLowerCase();
-  return LANGS[asked] ? asked : "en";
-}
-
-function t(text) { return words[text] || text; }
-
-function fill(text, values) {
-  return t(text).replace(/\{(\w+)\}/g, (_, key) => (key in values ? String(values[key]) : "{" + key + "}"));
-}
-
-async function loadWords(game) {
-  if (lang === "en") { words = {}; return; }
-  try {
-    const data = await fetch("/i18n/" + lang + "/" + encodeURIComponent(game || "shell") + ".json").then((r) => r.json());
-    words = data.words || {};
-  } catch (error) { words = {}; }
-}
-
-function translatePage() {
-  // The page's fixed words (data-t) in this device's language.
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  for (const node of document.querySelectorAll("[data-t-placeholder]")) node.placeholder = t(node.dataset.tPlaceholder);
-  document.documentElement.lang = lang;
-}
-
-function languageSwitch() {
-  const select = panel("lang");
-  if (!select) return;
-  select.replaceChildren(...Object.entries(LANGS).map(([code, name]) => {
-    const option = el("option", { value: code }, name);
-    if (code === lang) option.selected = true;
-    return option;
-  }));
-  select.addEventListener("change", () => {
-    localStorage.setItem("companion.lang", select.value);
-    location.reload();
-  });
-}
+// --- names -------------------------------------------------------------------------------------------
 
 function roleName(role) {
   if (!role) return "";
@@ -93,13 +47,6 @@ async function json(path) {
   if (response.status === 401) { const body = await response.json().catch(() => ({})); credentialGone(body.message); throw new Error("401"); }
   if (!response.ok) throw new Error(path + ": " + response.status + " " + response.statusText);
   return response.json();
-}
-
-function el(tag, attrs = {}, text = "") {
-  const node = SVG_TAGS.has(tag) ? document.createElementNS(svgNS, tag) : document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== "") node.textContent = text;
-  return node;
 }
 
 function panel(id) { return document.getElementById(id); }
@@ -213,58 +160,13 @@ function renderPlainFacts(view) {
   box.replaceChildren(el("h2", {}, t("The position")), table);
 }
 
-function zoom(bar, scroll, svg, homeLabel) {
-  // A board's zoom, shared by the games' screens: buttons everywhere (out, the whole board, in),
-  // two fingers pinch on a phone and one pans (the browser scrolls the box). The board is
-  // widened inside its scrolling box; `set(scale, fx, fy)` zooms about a point of the visible
-  // area (fractions of it), keeping it under the fingers. `homeLabel` names the whole board in
-  // the device's language ("Whole map").
-  let scale = 1;
-  function set(next, fx = 0.5, fy = 0.5) {
-    const before = { x: scroll.scrollLeft + fx * scroll.clientWidth, y: scroll.scrollTop + fy * scroll.clientHeight };
-    const ratio = Math.min(4, Math.max(1, next)) / scale;
-    scale = Math.min(4, Math.max(1, next));
-    svg.style.width = (100 * scale) + "%";
-    scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
-    scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
-    svg.dataset.zoom = scale.toFixed(2);
-  }
-  const out = el("button", { "data-zoom": "out", "aria-label": t("Zoom out") }, "−");
-  const home = el("button", { "data-zoom": "fit", "aria-label": homeLabel }, homeLabel);
-  const zin = el("button", { "data-zoom": "in", "aria-label": t("Zoom in") }, "+");
-  out.addEventListener("click", () => set(scale / 1.5));
-  home.addEventListener("click", () => set(1));
-  zin.addEventListener("click", () => set(scale * 1.5));
-  bar.append(out, home, zin);
-  const fingers = new Map();
-  let pinch = null;
-  scroll.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") fingers.set(e.pointerId, e); });
-  scroll.addEventListener("pointermove", (e) => {
-    if (!fingers.has(e.pointerId)) return;
-    fingers.set(e.pointerId, e);
-    if (fingers.size !== 2) { pinch = null; return; }
-    const [a, b] = [...fingers.values()];
-    const d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-    const r = scroll.getBoundingClientRect();
-    const fx = ((a.clientX + b.clientX) / 2 - r.left) / r.width;
-    const fy = ((a.clientY + b.clientY) / 2 - r.top) / r.height;
-    if (!pinch) { pinch = { d, scale }; return; }
-    set(pinch.scale * d / pinch.d, fx, fy);
-  });
-  const lift = (e) => { fingers.delete(e.pointerId); pinch = null; };
-  scroll.addEventListener("pointerup", lift);
-  scroll.addEventListener("pointercancel", lift);
-  svg.dataset.zoom = "1.00";
-  return { set, scale: () => scale };
-}
-
 async function mountScreen(boardPath) {
   // The game's module draws its board from the kit's data and each view; without one, a
   // sentence says so and the shared panels carry on.
   if (!about.screen) { noScreen(about.missing || about.title + " has no tablet screen yet"); return null; }
   const shell = {
-    page, game: about, main: panel("screen"), el, show, isPlayer, act, choose, t, fill, lang, roleName,
-    panel: gamePanel, zoom,
+    page, game: about, main: panel("screen"), show, isPlayer, act, choose, roleName, broadcast: false,
+    panel: gamePanel,
     board: (parts = []) => json(boardPath + (parts.length ? "?parts=" + parts.map(encodeURIComponent).join(",") : "")),
   };
   try {
@@ -284,12 +186,16 @@ function statusLine(state) {
   const view = state.view || {};
   const waiting = (state.to_move || []).filter((r) => r !== "chance");
   if (view.outcome) {
-    const winner = view.outcome.winner;
-    return winner ? fill("Game over · {side} wins", { side: roleName(winner) }) : t("Game over · a draw");
+    const winners = view.outcome.winners || (view.outcome.winner ? [view.outcome.winner] : []);
+    if (!winners.length) return t("Game over · a draw");
+    if (winners.length === 1) return fill(t("Game over · {side} wins"), { side: roleName(winners[0]) });
+    const named = winners.map(roleName);  // a shared victory (Shogun 7): every winner by name
+    return fill(t("Game over · {sides} share the victory"),
+      { sides: named.slice(0, -1).join(", ") + " " + t("and") + " " + named[named.length - 1] });
   }
   if ((state.to_move || []).includes("chance") && !waiting.length) return t("Waiting for a draw or a die roll");
   if (!waiting.length) return "";
-  return fill("{side} to act", { side: waiting.map(roleName).join(", ") });
+  return fill(t("{side} to act"), { side: waiting.map(roleName).join(", ") });
 }
 
 function renderHeader(state) {
@@ -317,13 +223,13 @@ function renderBlind(places) {
   // not taken for gone, and the players are asked to move the light.
   const bar = panel("blind");
   if (!bar) return;
-  bar.textContent = places.length ? fill("The camera cannot see {places}: a lamp's reflection blinds it there. Move the lamp or turn it away.", { places: places.join(", ") }) : "";
+  bar.textContent = places.length ? fill(t("The camera cannot see {places}: a lamp's reflection blinds it there. Move the lamp or turn it away."), { places: places.join(", ") }) : "";
   show(bar, places.length > 0);
 }
 
 function ruleRef(rule, summary) {
   // A rule number a player can tap for its summary.
-  const ref = el("button", { class: "rule-ref", type: "button", "data-rule": rule }, fill("rule {rule}", { rule }));
+  const ref = el("button", { class: "rule-ref", type: "button", "data-rule": rule }, fill(t("rule {rule}"), { rule }));
   if (summary) {
     ref.title = summary;
     ref.addEventListener("click", () => {
@@ -364,14 +270,14 @@ function renderPairing(pairing) {
     const figure = el("figure", { class: "qr", "data-role": role });
     if (offer.qr) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
-      figure.append(el("figcaption", {}, fill("{side}: scan with the player's phone", { side: roleName(role) })));
+      figure.append(el("figcaption", {}, fill(t("{side}: scan with the player's phone"), { side: roleName(role) })));
       if (offer.digits) {
-        figure.append(el("p", { class: "pair-digits" }, fill("or open {address} and type", { address: location.host + "/play" })),
+        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: location.host + "/play" })),
           el("strong", { class: "digits", "data-digits": role }, offer.digits.slice(0, 3) + " " + offer.digits.slice(3)));
       }
     } else {
       figure.append(el("p", { class: "pair-code" }, offer.code));
-      const confirm = el("button", { "data-confirm": role }, fill("Confirm: {side}'s phone shows {code}", { side: roleName(role), code: offer.code }));
+      const confirm = el("button", { "data-confirm": role }, fill(t("Confirm: {side}'s phone shows {code}"), { side: roleName(role), code: offer.code }));
       confirm.addEventListener("click", () =>
         post("/api/pair/" + encodeURIComponent(role) + "/confirm", { code: offer.code }));
       figure.append(confirm);
@@ -478,7 +384,7 @@ function renderOptions(state) {
       button.addEventListener("click", () => choose(choice));
       return button;
     }));
-    if (shown.length > 40) list.append(el("p", { class: "more" }, fill("and {n} more: type to find one", { n: shown.length - 40 })));
+    if (shown.length > 40) list.append(el("p", { class: "more" }, fill(t("and {n} more: type to find one"), { n: shown.length - 40 })));
   };
   filter.addEventListener("input", draw);
   draw();
@@ -491,7 +397,7 @@ function renderQuestion(state) {
   const question = state.question;
   show(box, Boolean(question));
   if (!question) return;
-  box.replaceChildren(el("h2", {}, fill("Question for {side}", { side: roleName(question.by) })), el("p", {}, question.text));
+  box.replaceChildren(el("h2", {}, fill(t("Question for {side}"), { side: roleName(question.by) })), el("p", {}, question.text));
   (question.words || []).forEach((text, index) => {
     const button = el("button", { "data-choice": String(index) }, text);
     if (index === question.highlighted) button.classList.add("highlighted");  // the table's confirm picks it
@@ -557,7 +463,7 @@ function renderUndo(state) {
   const decline = el("button", { "data-undo": "decline" }, t("Decline"));
   allow.addEventListener("click", () => post("/api/undo/request", { allow: true }));
   decline.addEventListener("click", () => post("/api/undo/request", { allow: false }));
-  box.replaceChildren(el("h2", {}, fill("{side} asks to take back", { side: roleName(request.role) })),
+  box.replaceChildren(el("h2", {}, fill(t("{side} asks to take back"), { side: roleName(request.role) })),
     el("p", {}, request.words), allow, decline);
 }
 
@@ -595,10 +501,10 @@ function pickerField(field) {
     const used = new Map();
     const chosen = [];
     for (const node of box.querySelectorAll("select")) {
-      if (!node.value) return { error: fill("Choose every value of {field}", { field: field.label }) };
+      if (!node.value) return { error: fill(t("Choose every value of {field}"), { field: field.label }) };
       const values = faces.get(node.value);
       const n = used.get(node.value) || 0;
-      if (!field.repeat && n >= values.length) return { error: fill("{words} cannot be chosen that often", { words: node.value }) };
+      if (!field.repeat && n >= values.length) return { error: fill(t("{words} cannot be chosen that often"), { words: node.value }) };
       used.set(node.value, n + 1);
       chosen.push([node.dataset.key, field.repeat ? values[0] : values[n], node.value]);
     }
@@ -673,7 +579,7 @@ function renderSetCheck(state) {
     box.append(el("p", {}, t("Hold each block under the camera and each card at the reader: the screen names it.")), toggle);
     return;
   }
-  box.append(el("p", { class: "check-counts" }, fill("Blocks seen: {seen} of {all} · cards: {cards} of {deck}",
+  box.append(el("p", { class: "check-counts" }, fill(t("Blocks seen: {seen} of {all} · cards: {cards} of {deck}"),
     { seen: check.blocks_seen, all: check.blocks, cards: check.cards_seen, deck: check.cards })));
   const recent = el("ol", { class: "check-recent" });
   for (const line of check.recent) recent.append(el("li", {}, line));
@@ -749,17 +655,17 @@ function refereeTools() {
       by: "referee", note: panel("correct-note").value });
   });
   panel("undo").addEventListener("click", async () => {
-    if (current && current.last && await confirmDialog(fill("Take back: {action}", { action: current.last.words }), "Take back")) post("/api/undo", {});
+    if (current && current.last && await confirmDialog(fill(t("Take back: {action}"), { action: current.last.words }), "Take back")) post("/api/undo", {});
   });
   panel("pause").addEventListener("click", () =>
     post("/api/pause", { paused: !document.body.classList.contains("paused") }));
   for (const role of about.roles) {
-    const button = el("button", { "data-pair": role }, fill("Pair {side}", { side: roleName(role) }));
+    const button = el("button", { "data-pair": role }, fill(t("Pair {side}"), { side: roleName(role) }));
     button.addEventListener("click", () => post("/api/pair/" + encodeURIComponent(role), {}));
-    const unpair = el("button", { "data-unpair": role, class: "unpair" }, fill("Unpair {side}", { side: roleName(role) }));
+    const unpair = el("button", { "data-unpair": role, class: "unpair" }, fill(t("Unpair {side}"), { side: roleName(role) }));
     unpair.addEventListener("click", async () => {
       // One tap (and a confirmation): the role's phones lose their pairing at once.
-      if (!(await confirmDialog(fill("Unpair {side}'s phone? It will need pairing again.", { side: roleName(role) }), "Unpair"))) return;
+      if (!(await confirmDialog(fill(t("Unpair {side}'s phone? It will need pairing again."), { side: roleName(role) }), "Unpair"))) return;
       const response = await api("/api/pair/" + encodeURIComponent(role), { method: "DELETE", body: "{}" });
       if (!response.ok) await problem(response);
     });
@@ -774,7 +680,7 @@ function playerTools() {
   if (!button) return;
   button.addEventListener("click", async () => {
     if (!current || !current.last) return;
-    if (!(await confirmDialog(fill("Take back: {action}", { action: current.last.words }), "Take back"))) return;
+    if (!(await confirmDialog(fill(t("Take back: {action}"), { action: current.last.words }), "Take back"))) return;
     const response = await post("/api/undo", {});
     if (response.ok) {
       const body = await response.json().catch(() => ({}));
@@ -862,7 +768,7 @@ async function live() {
   about = first.game;
   await loadWords(about.name);
   translatePage();
-  languageSwitch();
+  languageSwitch(panel("lang"));
   soundSwitch();
   await mountScreen("/api/board");
   if (page !== "table" && token) scanFallback();
@@ -875,20 +781,19 @@ async function live() {
 }
 
 async function replayViewer() {
-  // The replay page's own script (replay.js) draws it; the shell lends it its parts.
+  // The replay page's own module (replay.js) draws it; the shell lends it its parts.
   const game = document.body.dataset.gameId;
   const shell = {
-    api, json, el, show, panel, render, t, fill, lang, roleName,
+    api, json, show, panel, render, roleName,
     setGame: async (info) => { about = info; await loadWords(info.name); translatePage(); },
     mountScreen: (boardPath) => mountScreen(boardPath),
   };
-  languageSwitch();
+  languageSwitch(panel("lang"));
   soundSwitch();
-  if (typeof window.startReplay === "function") return window.startReplay(shell, game);
-  throw new Error("replay.js is not loaded");
+  const { startReplay } = await import("./replay.js");
+  return startReplay(shell, game);
 }
 
-window.companionShell = { t, fill, lang };
 (page === "replay" ? replayViewer() : pairSecret ? claimPairing() : live())
   .catch((error) => console.error(error));
 setInterval(() => { const clock = panel("clock"); if (clock) clock.textContent = new Date().toLocaleTimeString(lang); }, 1000);

@@ -1,13 +1,13 @@
 // The replay viewer: a stored game step by step, with its moves in words beside the board.
-// The page shell (companion.js) calls `startReplay(shell)` on the replay page; the shell draws
-// the header and the game's own screen, this file the timeline, the move list and the banner.
+// The page shell (companion.js) imports this module on the replay page and calls
+// `startReplay(shell)`; the shell draws the header and the game's own screen, this module the
+// timeline, the move list and the banner.
 // Everything shown comes from the server already filtered for this viewer (the public while a
 // game runs, everything once it has ended): nothing is hidden here.
-"use strict";
+import { el, fill, t } from "/common/toolkit.js";
 
-window.startReplay = async function startReplay(shell) {
+export async function startReplay(shell) {
   const game = document.body.dataset.gameId;
-  const t = shell.t || ((english) => english);
   const $ = (id) => document.getElementById(id);
   const scrubber = $("scrubber");
   const base = "/api/replay/" + encodeURIComponent(game);
@@ -95,8 +95,8 @@ window.startReplay = async function startReplay(shell) {
 
   function drawMoves(data) {
     const list = $("moves");
-    const start = shell.el("li", { "data-at": "0", class: "start" });
-    start.append(shell.el("span", { class: "n" }, "0"), shell.el("span", { class: "words" }, t("The start")));
+    const start = el("li", { "data-at": "0", class: "start" });
+    start.append(el("span", { class: "n" }, "0"), el("span", { class: "words" }, t("The start")));
     const items = [start];
     for (const move of data.moves) items.push(moveLine(move));
     list.replaceChildren(...items);
@@ -107,27 +107,27 @@ window.startReplay = async function startReplay(shell) {
   function moveLine(move) {
     const classes = [move.undone ? "taken-back" : "", move.correction ? "correction" : "",
       move.undo ? "undo" : ""].filter(Boolean).join(" ");
-    const line = shell.el("li", { "data-at": String(move.seq), "data-source": move.source, class: classes });
-    line.append(shell.el("span", { class: "n" }, String(move.seq)),
-      shell.el("span", { class: "words" }, said(move)),
-      shell.el("span", { class: "from", title: t("Where it came from") }, move.from));
+    const line = el("li", { "data-at": String(move.seq), "data-source": move.source, class: classes });
+    line.append(el("span", { class: "n" }, String(move.seq)),
+      el("span", { class: "words" }, said(move)),
+      el("span", { class: "from", title: t("Where it came from") }, move.from));
     const detail = [];
-    if (move.undone) detail.push(shell.el("span", { class: "taken-back-label" }, t("taken back")));
-    if (move.correction && move.by) detail.push(shell.el("span", { class: "by" }, t("correction by") + " " + move.by));
-    if (move.note) detail.push(shell.el("q", { class: "note" }, move.note));
+    if (move.undone) detail.push(el("span", { class: "taken-back-label" }, t("taken back")));
+    if (move.correction && move.by) detail.push(el("span", { class: "by" }, t("correction by") + " " + move.by));
+    if (move.note) detail.push(el("q", { class: "note" }, move.note));
     if (move.rule) {  // the rule's number on every line (its summary on hover), in full for a correction
-      const rule = shell.el("span", { class: "rule", "data-rule": move.rule },
+      const rule = el("span", { class: "rule", "data-rule": move.rule },
         t("rule") + " " + move.rule + (move.correction && move.summary ? ": " + move.summary : ""));
       if (move.summary) rule.title = move.summary;
       detail.push(rule);
     }
     if (detail.length) {
-      const box = shell.el("span", { class: "detail" });
+      const box = el("span", { class: "detail" });
       detail.forEach((part, index) => { if (index) box.append(" · "); box.append(part); });
       line.append(box);
     }
     if (move.snapshot) {
-      const thumb = shell.el("img", { class: "thumb", alt: t("the camera's snapshot of action") + " " + move.seq,
+      const thumb = el("img", { class: "thumb", alt: t("the camera's snapshot of action") + " " + move.seq,
         "data-src": move.snapshot, width: "160", height: "120" });
       thumb.addEventListener("click", () => thumb.classList.toggle("big"));
       line.append(thumb);
@@ -178,17 +178,19 @@ window.startReplay = async function startReplay(shell) {
     const box = $("victory");
     shell.show(box, Boolean(outcome));
     if (!outcome) return;
-    const trophy = shell.el("svg", { viewBox: "0 0 24 24", width: "36", height: "36", "aria-hidden": "true" });
-    trophy.append(shell.el("path", { d: "M6 3h12v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15v3h3v3H8v-3h3v-3a5 5 0 0 1-3.6-3H7a4 4 0 0 1-4-4V5h3zm0 4H5v1a2 2 0 0 0 1.2 1.8A5 5 0 0 1 6 9zm12 0v2a5 5 0 0 1-.2.8A2 2 0 0 0 19 8V7z" }));
+    const trophy = el("svg", { viewBox: "0 0 24 24", width: "36", height: "36", "aria-hidden": "true" });
+    trophy.append(el("path", { d: "M6 3h12v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 15v3h3v3H8v-3h3v-3a5 5 0 0 1-3.6-3H7a4 4 0 0 1-4-4V5h3zm0 4H5v1a2 2 0 0 0 1.2 1.8A5 5 0 0 1 6 9zm12 0v2a5 5 0 0 1-.2.8A2 2 0 0 0 19 8V7z" }));
     const players = (about && about.players) || {};
-    const winner = outcome.winner;
-    const named = !winner ? "" : shell.roleName ? shell.roleName(winner)
-      : title(winner) + (players[winner] ? " (" + players[winner] + ")" : "");
-    const headline = winner ? named + " " + t("wins") : t("A draw");
+    const winners = outcome.winners || (outcome.winner ? [outcome.winner] : []);
+    const named = winners.map((role) => shell.roleName ? shell.roleName(role)
+      : title(role) + (players[role] ? " (" + players[role] + ")" : ""));
+    const all = named.length > 1 ? named.slice(0, -1).join(", ") + " " + t("and") + " " + named[named.length - 1] : named.join("");
+    const headline = !winners.length ? t("A draw") : winners.length === 1 ? all + " " + t("wins")
+      : fill(t("{winners} share the victory"), { winners: all });
     const why = [outcome.termination ? String(outcome.termination).replaceAll("_", " ") : "",
       outcome.rule ? t("rule") + " " + outcome.rule : ""].filter(Boolean).join(", ");
-    const words = shell.el("span", {});
-    words.append(shell.el("strong", {}, headline));
+    const words = el("span", {});
+    words.append(el("strong", {}, headline));
     if (why) words.append(" · " + why);
     box.replaceChildren(trophy, words);
   }
@@ -204,7 +206,7 @@ window.startReplay = async function startReplay(shell) {
     const link = $("share");
     link.href = location.pathname + location.search + "#at=" + n;
   }
-};
+}
 
 function askedAt() {
   // The position a link asks for (`/replay/ID#at=N`), or null.

@@ -163,7 +163,10 @@ def _alive(batch: Batch, knight: str) -> bool:
 
 
 def _deaths(batch: Batch) -> None:
-    """H5: wounds reaching the VC kill; the killer takes the dead knight's hex."""
+    """H5: wounds reaching the VC kill; the killer takes the dead knight's hex. A defender
+    that retreated and then died (M1: d'Aste's wound instead of surrendering) leaves its
+    attacker one move: the advance into the hex attacked (H2.4, `_finish`), not a move to
+    the retreat hex and then another back."""
     combat = batch.state.combat
     assert combat is not None
     pair = (combat.attacker, combat.defender)
@@ -172,9 +175,18 @@ def _deaths(batch: Batch) -> None:
     for knight in dead:
         killer = pair[1 - pair.index(knight)]
         where = batch.state.knights[knight].where
-        takes = killer not in dead and batch.state.knights[killer].on_field
+        takes = killer not in dead and batch.state.knights[killer].on_field \
+            and not _advances(batch, killer)
         batch.emit("KnightKilled", knight=knight, side=batch.side(knight), by=killer,
                    to=where if takes else "", rule="H5")
+
+
+def _advances(batch: Batch, knight: str) -> bool:
+    """H2.4: whether `knight` is the attacker that will advance into the hex its defender
+    retreated from (not when unhorsed in this combat: H3.1)."""
+    combat = batch.state.combat
+    assert combat is not None
+    return combat.retreated and knight == combat.attacker and knight not in combat.unhorsed
 
 
 def _after_unhorsing(batch: Batch) -> None:
@@ -268,7 +280,7 @@ def _finish(batch: Batch) -> None:
     combat = batch.state.combat
     assert combat is not None
     att = batch.state.knights[combat.attacker]
-    if combat.retreated and att.on_field and combat.attacker not in combat.unhorsed \
+    if _advances(batch, combat.attacker) and att.on_field \
             and batch.state.at(combat.target) is None:
         batch.emit("KnightAdvanced", knight=combat.attacker, to=combat.target, rule="H2.4")
     batch.emit("CombatEnded", attacker=combat.attacker, defender=combat.defender)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
+from typing import NoReturn
 
 from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.barletta.kit import BarlettaKit
@@ -124,10 +125,7 @@ def decide_move(batch: Batch, action: Action) -> None:
     spot = action.args.get("to")
     costs = reach(batch.kit, batch.state, knight)
     if not isinstance(spot, str) or spot not in costs:
-        raise IllegalAction("F", Sentence("{knight} cannot reach {hex}: {points} movement "
-                                          "points, 1 a hex, never through another knight",
-                                          knight=name(batch.kit, knight), hex=repr(spot),
-                                          points=movement_points(current.mounted)))
+        _unreachable(batch, knight, spot)
     target = action.args.get("attack")
     if "attack" in action.args:
         _check_attack(batch, knight, spot, costs[spot], target)
@@ -140,6 +138,31 @@ def decide_move(batch: Batch, action: Action) -> None:
         begin(batch, knight, target, charge=False)
     else:
         next_activation(batch, side)
+
+
+def _unreachable(batch: Batch, knight: str, spot: object) -> NoReturn:
+    """Why the move cannot stop on `spot`, with the rule that forbids it: a hex taken by
+    another knight, or one reached only through others (G); a hex the camp does not open onto
+    (F2: only the own camp's and shield's hexes); too far (F)."""
+    state, kit = batch.state, batch.kit
+    current = state.knights[knight]
+    points = movement_points(current.mounted)
+    other = state.at(spot) if isinstance(spot, str) else None
+    if other is not None and other != knight:
+        raise IllegalAction("G", Sentence("hex {hex} is taken by {other}: one knight per hex",
+                                          hex=str(spot), other=name(kit, other)))
+    if isinstance(spot, str) and spot in _walk(kit, current.where, kit.side_of[knight], points,
+                                               frozenset()):
+        raise IllegalAction("G", Sentence("{knight} cannot reach {hex}: no knight passes "
+                                          "through a hex another knight holds",
+                                          knight=name(kit, knight), hex=spot))
+    side = kit.side_of[knight]
+    if current.where == CAMP and spot in kit.entries(enemy(side)):
+        raise IllegalAction("F2", Sentence("{knight} enters from its own camp or shield hexes, "
+                                           "not the enemy's", knight=name(kit, knight)))
+    raise IllegalAction("F", Sentence("{knight} cannot reach {hex}: {points} movement points, "
+                                      "1 a hex", knight=name(kit, knight), hex=repr(spot),
+                                      points=points))
 
 
 def _check_attack(batch: Batch, knight: str, spot: str, cost: int, target: object) -> None:

@@ -273,7 +273,8 @@ def _lost(state: BState, e: Event) -> BState:
 def _ended(state: BState, e: Event) -> BState:
     d = e.data
     return replace(state, phase="over", combat=None,
-                   outcome=Outcome(d["termination"], d["winner"], d["rule"]))
+                   outcome=Outcome.between(d["termination"], d["winner"], d["rule"],
+                                           tuple(d["points"])))
 
 
 def _nothing(state: BState, e: Event) -> BState:

@@ -105,6 +105,13 @@ def end_turn(batch: Batch) -> None:
     _reorganize(batch)
 
 
+def _in_camp(batch: Batch, knight: str) -> bool:
+    """E1.3: a knight in its own camp remounts without a roll, whether its Reorganization is
+    the free one or an order paid for (E1.2's remount says «vedi anche E1.3»: the camp, not
+    the order, makes the remount sure; a paid order is never worse than none)."""
+    return batch.state.knights[knight].where == CAMP
+
+
 def _options(batch: Batch, knight: str) -> tuple[bool, bool]:
     current = batch.state.knights[knight]
     return current.hits > 0, not current.mounted
@@ -112,15 +119,16 @@ def _options(batch: Batch, knight: str) -> tuple[bool, bool]:
 
 def _reorganize(batch: Batch) -> None:
     """E1.2: each knight in the queue recovers up to 2 hits or tries to remount, never both;
-    where only one helps it is done at once, where both could the owner chooses."""
+    where only one helps it is done at once, where both could the owner chooses; in its own
+    camp the remount needs no roll (E1.3)."""
     queue = list(batch.state.queue)
     while queue:
-        knight, free = queue[0]
+        knight, _ = queue[0]
         recover, remount = _options(batch, knight)
         if recover and remount:
             batch.emit("Reorganizing", queue=[list(q) for q in queue], side=batch.side(knight))
             return
-        if remount and not free:
+        if remount and not _in_camp(batch, knight):
             batch.emit("Reorganizing", queue=[list(q) for q in queue], remount=knight)
             return
         if remount:
@@ -165,8 +173,8 @@ def decide_recover(batch: Batch, action: Action) -> None:
 
 def decide_remount(batch: Batch, action: Action) -> None:
     """E1.2: try to remount (a die), or at once in the own camp (E1.3)."""
-    knight, free = _head(batch, action)
-    if free:
+    knight, _ = _head(batch, action)
+    if _in_camp(batch, knight):
         batch.emit("KnightRemounted", knight=knight, rule="E1.3")
         _pop(batch)
     else:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from companion.engine.core import Event, Outcome
+from companion.engine.core import Event, Outcome, rank
 
 __all__ = ["RNState", "evolve", "frozen"]
 
@@ -161,8 +161,10 @@ def _reinforced(state: RNState, e: Event) -> RNState:
 
 def _ended(state: RNState, e: Event) -> RNState:
     d = e.data
-    return replace(state, phase="over", outcome=Outcome(d["termination"], d["winner"],
-                                                        d["rule"]))
+    scores = d["scores"]
+    ranking = rank({p: (scores[p], state.katana.get(p, 0)) for p in state.players})
+    return replace(state, phase="over", outcome=Outcome.ranked(d["termination"], d["rule"],
+                                                               ranking))
 
 
 def _nothing(state: RNState, e: Event) -> RNState:

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from companion.engine.core import Event, Outcome
+from companion.games.sekigahara.kit import SIDES
 
 __all__ = [
     "BAG", "ELIMINATED", "Battle", "Deployment", "Hand", "MovementPhase", "Pending",
@@ -357,7 +358,8 @@ def _leader_declared(state: SekigaharaState, e: Event) -> SekigaharaState:
 
 def _game_ended(state: SekigaharaState, e: Event) -> SekigaharaState:
     d = e.data
-    return _set(state, phase="over", outcome=Outcome(d["termination"], d["winner"], d["rule"]))
+    return _set(state, phase="over", outcome=Outcome.between(
+        d["termination"], d["winner"], d["rule"], SIDES))
 
 
 def _nothing(state: SekigaharaState, e: Event) -> SekigaharaState:

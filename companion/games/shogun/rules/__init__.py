@@ -36,8 +36,11 @@ from companion.games.shogun.kit import ACTIONS, ShogunKit
 from companion.games.shogun.rules import picks, words
 from companion.games.shogun.rules.actions import (
     decide_attack,
+    decide_defend,
+    decide_deploy,
     decide_move,
     decide_stay,
+    extra_possible,
     resolve,
     targets,
 )
@@ -90,9 +93,17 @@ PHASES: PhaseTable[Handler] = PhaseTable({
     "event": {"event": decide_event}, "ties": {"daimyo": decide_daimyo},
     "special": {"take": decide_take},
     "actions": {"turn_card": decide_turn_card, "tray": _tray, "move": decide_move,
-                "stay": decide_stay, "attack": decide_attack},
+                "stay": decide_stay, "attack": decide_attack, "deploy": decide_deploy,
+                "defend": decide_defend},
     "revolts": {"revolts": decide_revolts, "revolt": decide_revolt, "tray": _tray},
 }, PHASE_RULES, default_rule="3")
+
+
+CHOICES = {"move": ("move", "stay"), "attack": ("attack",), "deploy": ("deploy",),
+           "defence": ("defend",)}
+"""The verbs that answer each choice a player is asked mid-action: the move after deploy 1
+(4.3), the battle's target (4.4), the 6 armies card's deploy (3.2), the defender's +1 army
+(3.2)."""
 
 
 def waiting(state: ShogunState) -> dict[str, tuple[str, ...]]:
@@ -103,8 +114,7 @@ def waiting(state: ShogunState) -> dict[str, tuple[str, ...]]:
     if pending is not None:
         if pending["kind"] in ("battle", "revolt", "load"):
             return {CHANCE: ("tray",)}
-        return {str(pending["player"]): ("move", "stay") if pending["kind"] == "move"
-                else ("attack",)}
+        return {str(pending["player"]): CHOICES[str(pending["kind"])]}
     phase = state.phase
     simple = {"deal": "deal", "drawing": "drawn", "load": "events", "events": "events",
               "layout": "lay_out", "event": "event", "ties": "daimyo"}
@@ -237,16 +247,32 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
         if verb == "stay":
             return [Action(role, "stay", {})]
         if verb in ("move", "attack"):
+            return self._movements(state, role, verb)
+        if verb == "deploy":
             assert state.pending is not None
-            origin = str(state.pending["province"])
-            batch = Batch(self.kit, state)
-            most = state.armies.get(origin, 0) - 1
-            return [Action(role, verb, {"to": to, "armies": n})
-                    for to in targets(batch, role, origin, own_only=verb == "move")
-                    for n in range(1, most + 1)]
+            return [Action(role, "deploy", {"armies": n}) for n in state.pending["armies"]]
+        if verb == "defend":
+            return [Action(role, "defend", {"extra": True}),
+                    Action(role, "defend", {"extra": False})]
         if verb == "revolt":
             return [Action(role, "revolt", {"province": p}) for p in state.revolts[role]]
         return []
+
+    def _movements(self, state: ShogunState, role: str, verb: str) -> list[Action]:
+        """4.3, 4.4: each adjacent province and number of armies; for a battle by the holder
+        of the +1 attack card, with the extra army (the default) and without it (3.2)."""
+        assert state.pending is not None
+        origin = str(state.pending["province"])
+        batch = Batch(self.kit, state)
+        most = state.armies.get(origin, 0) - 1
+        found: list[Action] = []
+        for to in targets(batch, role, origin, own_only=verb == "move"):
+            choose = verb == "attack" and extra_possible(batch, role, "attack", to)
+            for n in range(1, most + 1):
+                found.append(Action(role, verb, {"to": to, "armies": n}))
+                if choose:
+                    found.append(Action(role, verb, {"to": to, "armies": n, "extra": False}))
+        return found
 
     def random_action(self, state: ShogunState, role: str, rng: random.Random) -> Action | None:
         """A plan drawn whole (not one of the three samples), otherwise a legal action with

@@ -13,11 +13,15 @@ from typing import Any
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.shogun.rules.context import Batch, chest_value, effect, holder
 from companion.games.shogun.rules.state import FARMERS, ShogunState
-from companion.games.shogun.rules.tower import throw_battle, throw_revolt
+from companion.games.shogun.rules.tower import declare_battle, throw_battle, throw_revolt
 
-__all__ = ["BUILDINGS", "DEPLOY", "armies_sent", "decide_attack", "decide_move", "decide_stay",
-           "fights_for", "pass_turn", "resolve", "start_action", "targets"]
+__all__ = ["BUILDINGS", "DEPLOY", "armies_sent", "decide_attack", "decide_defend",
+           "decide_deploy", "decide_move", "decide_stay", "extra_possible", "fights_for",
+           "out_of_play", "pass_turn", "resolve", "start_action", "targets"]
 
+SPECIAL_WORDS = {"attack": Sentence("+1 army attacking"),
+                 "defence": Sentence("+1 army defending")}
+"""3.2: the two special cards that add an army to a battle, as players name them."""
 BUILDINGS = {"castle": 3, "temple": 2, "theatre": 1}
 """4.1: what each building costs, in chests."""
 DEPLOY = {"deploy_5": (5, 3), "deploy_3": (3, 2), "deploy_1": (1, 1)}
@@ -107,16 +111,26 @@ def income(b: Batch, player: str, action: str, province: str) -> None:
 
 
 def _deploy(b: Batch, player: str, action: str, province: str) -> None:
-    """4.3: armies from the individual supply; deploy 1 may then move (no battle)."""
+    """4.3: armies from the individual supply; deploy 1 may then move (no battle). 3.2: the
+    holder of the 6 armies card "may" deploy one more with deploy 5: a choice, asked when
+    the supply holds the extra army."""
     armies, cost = DEPLOY[action]
     armies = max(0, armies + effect(b.kit, b.state, "armies", action))
     reserve = b.state.reserve[player]
-    if action == "deploy_5" and holder(b.state, "six_armies") == player and reserve > armies:
-        armies += 1
     if reserve < armies or b.state.chests[player] < cost or not armies:
         _skip(b, player, action, "armies" if reserve < armies else "chests")
         return
-    b.emit("ArmiesDeployed", player=player, province=province, armies=armies, cost=cost)
+    if action == "deploy_5" and holder(b.state, "six_armies") == player and reserve > armies:
+        b.emit("ChoiceAwaited", choice="deploy", player=player, province=province,
+               action=action, armies=[armies + 1, armies])
+        return
+    _deployed(b, player, action, province, armies)
+
+
+def _deployed(b: Batch, player: str, action: str, province: str, armies: int) -> None:
+    """4.3: the armies go in and the chests are paid; after deploy 1, the move awaits."""
+    b.emit("ArmiesDeployed", player=player, province=province, armies=armies,
+           cost=DEPLOY[action][1])
     if action == "deploy_1" and b.state.armies.get(province, 0) > 1 and \
             targets(b, player, province, own_only=True):
         b.emit("ChoiceAwaited", choice="move", player=player, province=province, action=action)
@@ -137,15 +151,24 @@ def _battle(b: Batch, player: str, action: str, province: str) -> None:
     b.emit("ChoiceAwaited", choice="attack", player=player, province=province, action=action)
 
 
+def out_of_play(b: Batch, province: object) -> bool:
+    """2: with 3 players, a marked province of the side played (no army may enter it)."""
+    found = b.kit.provinces(b.state.side).get(str(province))
+    return found is not None and str(province) not in b.provinces
+
+
 def armies_sent(b: Batch, action: Action, own_only: bool) -> tuple[str, str, int]:
     """(from, to, how many) of a move or an attack (4.3, 4.4): from the province whose action
-    is under way, to an adjacent one (the player's own for a move), at least one army staying
-    behind; IllegalAction otherwise. The order and its words both read it here."""
+    is under way, to an adjacent one in play (the player's own for a move), at least one army
+    staying behind; IllegalAction otherwise. The order and its words both read it here."""
     pending = b.state.pending
     assert pending is not None
     origin = str(pending["province"])
     to, armies = action.args.get("to"), action.args.get("armies")
     rule = "4.3" if own_only else "4.4"
+    if out_of_play(b, to):
+        raise IllegalAction("2", Sentence("{to} is not in play with 3 players: no army may "
+                                          "enter it", to=str(to)))
     if to not in targets(b, action.role, origin, own_only):
         raise IllegalAction(rule, Sentence("{to} is not an adjacent province you may move to",
                                            to=str(to)))
@@ -185,17 +208,79 @@ def decide_stay(b: Batch, action: Action) -> None:
     pass_turn(b)
 
 
+def decide_deploy(b: Batch, action: Action) -> None:
+    """3.2: the holder of the 6 armies card deploys 6 with deploy 5, or 5 (it "may")."""
+    refuse_unknown_args(action.args, ("armies",), "3.2", "deploy")
+    _waiting_for(b, action, "deploy")
+    pending = b.state.pending
+    assert pending is not None
+    allowed = [int(n) for n in pending["armies"]]
+    armies = action.args.get("armies")
+    if isinstance(armies, bool) or armies not in allowed:
+        raise IllegalAction("3.2", Sentence(
+            "with the 6 armies card, deploy {most} or {fewest} armies", most=max(allowed),
+            fewest=min(allowed)))
+    _deployed(b, action.role, str(pending["action"]), str(pending["province"]), int(armies))
+    pass_turn(b)
+
+
+def extra_possible(b: Batch, player: str, card: str, to: object = None) -> bool:
+    """3.2: whether `player` may add an army with the +1 attack or +1 defence card: holding
+    it, with an army in the individual supply (never into an own province: no battle)."""
+    return holder(b.state, card) == player and b.state.reserve[player] > 0 and \
+        b.state.owner.get(str(to)) != player
+
+
+def _extra(b: Batch, action: Action, card: str, to: object = None) -> bool:
+    """3.2: the +1 card's extra army, as the player chose (`extra`, true or false); by
+    default it goes in whenever it may (what the tablet pre-selects)."""
+    possible = extra_possible(b, action.role, card, to)
+    value = action.args.get("extra")
+    if value is None:
+        return possible
+    if not isinstance(value, bool):
+        raise IllegalAction("3.2", Sentence("extra is true or false, not {value}",
+                                            value=repr(value)))
+    if value and holder(b.state, card) != action.role:
+        raise IllegalAction("3.2", Sentence("only the holder of the {card} card adds an army",
+                                            card=SPECIAL_WORDS[card]))
+    if value and not possible:
+        raise IllegalAction("3.2", Sentence(
+            "no army is added: none is left in your supply, or the move is into your own "
+            "province (no battle)"))
+    return value
+
+
 def decide_attack(b: Batch, action: Action) -> None:
     """4.4: a move to an own province, or a battle for a neutral or another player's one
-    (3.6: a player who can carry out the action must)."""
-    refuse_unknown_args(action.args, ("to", "armies"), "4.4", "attack")
+    (3.6: a player who can carry out the action must). 3.2: the holder of the +1 attack card
+    may add an army (`extra`); a defender holding the +1 defence card is asked next."""
+    refuse_unknown_args(action.args, ("to", "armies", "extra"), "4.4", "attack")
     _waiting_for(b, action, "attack")
     origin, to, armies = armies_sent(b, action, own_only=False)
+    extra = _extra(b, action, "attack", to)
     if not fights_for(b.state, action.role, to):
         b.emit("ArmiesMoved", player=action.role, **{"from": origin}, to=to, armies=armies)
         pass_turn(b)
         return
-    throw_battle(b, action.role, origin, to, armies)
+    defender = b.state.owner.get(to)
+    if defender is not None and extra_possible(b, defender, "defence"):
+        declare_battle(b, action.role, origin, to, armies, extra)
+        return
+    throw_battle(b, action.role, origin, to, armies, {action.role: extra})
+
+
+def decide_defend(b: Batch, action: Action) -> None:
+    """3.2: the defender holding the +1 defence card chooses whether to add an army."""
+    refuse_unknown_args(action.args, ("extra",), "3.2", "defend")
+    _waiting_for(b, action, "defence")
+    pending = b.state.pending
+    assert pending is not None
+    extra = _extra(b, action, "defence")
+    attacker = str(pending["attacker"])
+    throw_battle(b, attacker, str(pending["origin"]), str(pending["province"]),
+                 int(pending["armies"]), {attacker: bool(pending["extra"]),
+                                          action.role: extra})
 
 
 def resolve(b: Batch) -> None:

@@ -359,14 +359,17 @@ def _year_ended(state: ShogunState, e: Event) -> ShogunState:
 def _ended(state: ShogunState, e: Event) -> ShogunState:
     d = e.data
     return replace(state, phase="over", pending=None,
-                   outcome=Outcome(d["termination"], d["winner"], d["rule"]))
+                   outcome=Outcome(d["termination"], d["winner"], d["rule"],
+                                   tuple(d.get("winners") or ()),
+                                   tuple(tuple(p) for p in d.get("ranking") or ())))
 
 
 _EVOLVE = {
     "DeckDrawAsked": _draw_asked, "ActionSkipped": _nothing, "ArmiesStayed": _nothing,
     "ProvinceCardsDealt": _dealt, "ProvinceCardTaken": _card_taken,
     "GroupPlaced": _group_placed, "ProvinceCardRevealed": _revealed,
-    "ClaimsEnded": _claims_ended, "CubesThrown": _thrown, "TrayRead": _tray_read,
+    "ClaimsEnded": _claims_ended, "CubesThrown": _thrown, "BattleDeclared": _thrown,
+    "TrayRead": _tray_read,
     "CubesReturned": _returned, "ProvinceTaken": _province_taken,
     "ProvinceCleared": _province_cleared, "EventCardsTurned": _events_up,
     "CardsLaidOut": _laid_out, "PlanMade": _planned, "EventDrawn": _event_drawn,

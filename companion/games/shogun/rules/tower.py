@@ -3,9 +3,10 @@ simulated tower, and what a battle's or a revolt's tray means.
 
 The tower's inside is hidden at the table, but it is known to the engine: it starts empty, and
 every throw adds what went in and takes away what the tray shows. A tray reading is accepted
-when it is possible: no colour shows more cubes than went in plus those inside, and the tower
-keeps no more than it can hold (`capacity` in the kit). The reading is a chance action; a real
-table always records the observed tray, the simulated tower (`sample_tray`) only stands in for it.
+when it is possible: no colour shows more cubes than went in plus those inside. How many cubes
+a real tower keeps is not known (the kit's `capacity` is the simulated tower's, for simulation
+and the demo), so it never refuses a reading. The reading is a chance action; a real table
+always records the observed tray, the simulated tower (`sample_tray`) only stands in for it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from typing import Any
 
 from companion.engine.core import CHANCE, Action, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.shogun.kit import ShogunKit
-from companion.games.shogun.rules.context import Batch, effect, holder
+from companion.games.shogun.rules.context import Batch, effect
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 
-__all__ = ["decide_tray", "inflight", "sample_tray", "throw_battle", "throw_revolt"]
+__all__ = ["decide_tray", "declare_battle", "inflight", "sample_tray", "throw_battle",
+           "throw_revolt"]
 
 
 def inflight(state: ShogunState) -> dict[str, int]:
@@ -37,22 +39,44 @@ def _farmers(b: Batch, wanted: int) -> int:
     return max(0, min(wanted, b.state.farmers))
 
 
-def throw_battle(b: Batch, player: str, origin: str, target: str, armies: int) -> None:
-    """6.1: the attacker's moved armies (and 1 more with the +1 attack card), the defender's
-    armies in the province (and 1 more with the +1 defence card), 1 farmer for a neutral
-    province (the round's event may add some); the tray's cubes go in too."""
+def declare_battle(b: Batch, player: str, origin: str, target: str, armies: int,
+                   extra: bool) -> None:
+    """4.4 and 3.2: the attacker's armies and the defender's leave their provinces for the
+    tower (`thrown`: in the players' hands), and the defender, holding the +1 defence card,
+    says whether to add an army before the throw (`decide_defend`)."""
+    state = b.state
+    defender = state.owner[target]
+    defending = state.armies.get(target, 0)
+    in_hand = {player: armies, **({defender: defending} if defending else {})}
+    b.emit("BattleDeclared", from_provinces=_leaving(state, origin, target, armies),
+           pending={"kind": "defence", "player": defender, "attacker": player,
+                    "origin": origin, "province": target, "armies": armies,
+                    "defending": defending, "extra": extra, "thrown": in_hand})
+
+
+def _leaving(state: ShogunState, origin: str, target: str, armies: int) -> dict[str, int]:
+    """The armies leaving the provinces for a battle: the attacker's moved ones, and all of
+    the target's."""
+    leaving = {origin: armies}
+    if state.armies.get(target, 0):
+        leaving[target] = state.armies[target]
+    return leaving
+
+
+def throw_battle(b: Batch, player: str, origin: str, target: str, armies: int,
+                 extra: Mapping[str, bool]) -> None:
+    """6.1: the attacker's moved armies, the defender's armies in the province, 1 farmer for
+    a neutral province (the round's event may add some); the tray's cubes go in too. 3.2:
+    each side whose `extra` is true adds an army from its individual supply (the +1 attack
+    and +1 defence cards). After `declare_battle` the provinces' armies are already out."""
     state = b.state
     defender = state.owner.get(target)
-    thrown: dict[str, int] = {player: armies}
-    reserve: dict[str, int] = {}
-    if holder(state, "attack") == player and state.reserve[player] > 0:
-        thrown[player] += 1
-        reserve[player] = 1
-    defending = state.armies.get(target, 0)
+    declared = state.pending if state.pending and state.pending["kind"] == "defence" else None
+    defending = int(declared["defending"]) if declared else state.armies.get(target, 0)
+    reserve = {who: 1 for who in (player, defender) if who is not None and extra.get(who)}
+    thrown: dict[str, int] = {player: armies + reserve.get(player, 0)}
     if defender is not None:
-        if holder(state, "defence") == defender and state.reserve[defender] > 0:
-            reserve[defender] = 1
-            defending += 1
+        defending += reserve.get(defender, 0)
         if defending:
             thrown[defender] = defending
     farmers = 0
@@ -60,9 +84,7 @@ def throw_battle(b: Batch, player: str, origin: str, target: str, armies: int) -
         farmers = _farmers(b, 1 + effect(b.kit, state, "neutral_farmers"))
         if farmers:
             thrown[FARMERS] = farmers
-    from_provinces = {origin: armies}
-    if state.armies.get(target, 0):
-        from_provinces[target] = state.armies[target]
+    from_provinces = {} if declared else _leaving(state, origin, target, armies)
     b.emit("CubesThrown", from_provinces=from_provinces, from_reserve=reserve, farmers=farmers,
            pending={"kind": "battle", "attacker": player, "defender": defender,
                     "province": target, "origin": origin, "thrown": thrown,
@@ -83,8 +105,9 @@ def throw_revolt(b: Batch, player: str, province: str, extra: int, then: dict[st
 
 
 def check_tray(kit: ShogunKit, state: ShogunState, tray: Any) -> dict[str, int]:
-    """The reading, if possible: each colour at most what is in play, the rest held by a tower
-    of the kit's capacity."""
+    """The reading, if possible: each colour at most what went in plus what the tower held.
+    Only what went in bounds a real reading: the kit's `capacity` is the simulated tower's
+    (`sample_tray`), never a reason to refuse what a real tray shows."""
     if not isinstance(tray, Mapping):
         raise IllegalAction("6", "the tray is read as cubes by colour")
     inside = inflight(state)
@@ -99,11 +122,6 @@ def check_tray(kit: ShogunKit, state: ShogunState, tray: Any) -> dict[str, int]:
                 count=n, colour=str(colour), most=inside.get(colour, 0)))
         if n:
             reading[str(colour)] = n
-    kept = sum(inside.values()) - sum(reading.values())
-    capacity = kit.components.tower.capacity
-    if kept > capacity:
-        raise IllegalAction("6", Sentence("the tower cannot keep {count} cubes: it holds at "
-                                          "most {most}", count=kept, most=capacity))
     return reading
 
 

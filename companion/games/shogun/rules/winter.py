@@ -4,7 +4,15 @@ end after the second winter (7)."""
 
 from __future__ import annotations
 
-from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
+from companion.engine.core import (
+    Action,
+    IllegalAction,
+    Outcome,
+    Ranking,
+    Sentence,
+    rank,
+    refuse_unknown_args,
+)
 from companion.games.shogun.rules.context import Batch
 from companion.games.shogun.rules.state import ShogunState
 from companion.games.shogun.rules.tower import throw_revolt
@@ -105,15 +113,25 @@ def scores(b: Batch) -> dict[str, dict[str, int]]:
 
 def end_of_winter(b: Batch) -> None:
     """5.3 and 7: scoring; after the first winter, rice to 0 and revolt markers off (new
-    event cards follow); after the second, the most victory points win, ties by chests."""
+    event cards follow); after the second, the most victory points win, ties by chests; the
+    players still level share the victory, and the others are ranked the same way."""
     b.emit("Scored", scores=scores(b), year=b.state.year)
     if b.state.year == 1:
         b.emit("YearEnded", year=1)
         return
     state = b.state
-    best = max((state.vp[p], state.chests[p]) for p in state.players)
-    winners = [p for p in state.players if (state.vp[p], state.chests[p]) == best]
-    if len(winners) == 1:
-        b.emit("GameEnded", termination="victory points", winner=winners[0], rule="7")
-    else:
-        b.emit("GameEnded", termination="tie", winner=None, rule="7")
+    ranking = rank({p: (state.vp[p], state.chests[p]) for p in state.players})
+    outcome = Outcome.ranked(_termination(state, ranking), "7", ranking)
+    b.emit("GameEnded", termination=outcome.termination, winner=outcome.winner,
+           winners=list(outcome.winners), ranking=[list(p) for p in outcome.ranking],
+           rule="7")
+
+
+def _termination(state: ShogunState, ranking: Ranking) -> str:
+    """7: won on points, on war chests with points level, or level on both (the players
+    level share the victory; all level, a draw)."""
+    if len(ranking[0]) > 1:
+        return "level on victory points and war chests"
+    if len(ranking) > 1 and state.vp[ranking[0][0]] == state.vp[ranking[1][0]]:
+        return "war chests, victory points level"
+    return "victory points"

@@ -137,10 +137,20 @@ def _say(kit: ShogunKit, state: ShogunState, action: Action, viewer: str,
         template = "{player} moves {armies} armies from {origin} to {to}"
         if v == "attack" and fights_for(state, action.role, to):
             template = "{player} attacks {to} from {origin} with {armies} armies"
+            if a.get("extra") is False:  # 3.2: the +1 attack card's army kept back
+                template = "{player} attacks {to} from {origin} with {armies} armies, " \
+                    "adding no army of the +1 attack card"
         return t(template).format(player=who, armies=armies, origin=name(origin),
                                   to=name(to))
     if v == "stay":
         return t("{player} moves no armies").format(player=who)
+    if v == "deploy":  # 3.2: the 6 armies card's choice
+        return t("{player} deploys {armies} armies in {province}").format(
+            player=who, armies=a["armies"],
+            province=name(state.pending["province"] if state.pending else ""))
+    if v == "defend":  # 3.2: the +1 defence card's choice
+        return t("{player} adds an army to the defence" if a.get("extra", True) else
+                 "{player} adds no army to the defence").format(player=who)
     if v == "revolts":
         return t("Revolts for {player}: {provinces}").format(
             player=player_name(t, a["player"]), provinces=listed(a["provinces"]))
