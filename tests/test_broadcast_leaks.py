@@ -7,6 +7,13 @@ whole games, and read with a checker built from the game's own statement of what
 as written or in words, anything the public may not see after its line. (Before this, a Shogun
 player's secret plan and bid went out in the `actions` message: "Red plan: bid minami 6, spaces
 ... battle_b kita 9".) `test_broadcast.py` sweeps every topic of a real broker the same way.
+
+The sweep fails on the allow-list it replaced: run with `broadcast/public.py` and `outbox.py` of
+commit 4a03920 (a name kept if the public view showed it before or after the line), Shogun's
+reference record has 24 messages that say hidden things (line 86, Purple's plan, names
+`battle_b nishi_7`: province cards and space names are public, so the card on each space
+passed) and Sekigahara's demo 8 (line 53 names block `I-mori-3-1`, which a battle had shown and
+the move hid again); both seeded games of each fail too. Rumble Nation's and Barletta's pass.
 """
 
 from __future__ import annotations
