@@ -13,7 +13,8 @@ commit 4a03920 (a name kept if the public view showed it before or after the lin
 reference record has 24 messages that say hidden things (line 86, Purple's plan, names
 `battle_b nishi_7`: province cards and space names are public, so the card on each space
 passed) and Sekigahara's demo 8 (line 53 names block `I-mori-3-1`, which a battle had shown and
-the move hid again); both seeded games of each fail too. Rumble Nation's and Barletta's pass.
+the move hid again); both seeded games of each fail too, and skirmish's (a unit a fight had
+shown, named as it moved on hidden). Rumble Nation's and Barletta's pass.
 """
 
 from __future__ import annotations
