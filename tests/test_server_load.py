@@ -5,10 +5,11 @@ The attack the issue found: connections that send a request's headers with
 a worker thread while it waited on its body; seventeen from one address, or 24 from 24, and the
 referee's view and pause timed out for as long as they stayed open. Here 30 such connections,
 kept open (each one the server drops is opened again at once, each it refuses unread a quarter
-of a second later), from one address and then from 30, leave the referee's view and pause answering under 100 ms at the 95th percentile; every
-slow body is dropped by the server (408) or refused before it is read (429) within seconds; and
-a connection that never finishes its headers is closed too. The streams' ranks are tested with
-the stream cap full: the referee's and the table display's streams are still served.
+of a second later), from one address and then from 30, leave the referee's view and pause
+answering under 100 ms at the 95th percentile; every slow body is dropped by the server (408)
+or refused before it is read (429) within seconds; and a connection that never finishes its
+headers is closed too. The streams' ranks are tested with the unpaired streams' cap full: the
+referee's and the table display's streams are still served.
 
 Against the server before issue 35 every test here fails: the referee's requests time out
 (15 s) under the 30 addresses, no slow body is ever dropped, and a half-sent header is kept.
@@ -180,3 +181,46 @@ def test_a_request_whose_headers_never_end_is_closed(served):
         assert _referee(served, "GET", "/api/view")[0] == 200
         assert sock.recv(100) == b""  # closed, no answer
         assert time.monotonic() - started < HEADERS_SECONDS + 3
+
+
+def _stream(port: int, source: str, token: str | None = None) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    path = "/stream" + (f"?token={token}" if token else "")
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    return sock
+
+
+def _status_and_view(sock: socket.socket) -> tuple[int, bool]:
+    """A stream's status, and whether a view came on it (read until one has, or it closed)."""
+    data = b""
+    while not (data.startswith(b"HTTP/1.1 200") and b"event: view" in data):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return int(data.split(b" ", 2)[1]), b"event: view" in data
+
+
+@pytest.mark.slow
+def test_with_the_unpaired_streams_full_the_referee_and_the_table_display_are_served(served):
+    """Issue 35: 1,000 idle streams without a token filled the one cap, and the referee's own
+    stream, the table display's and every phone's got 503. Devices without a token now share
+    400 streams (16 each); past that they get 503, and the referee's stream and the table
+    display on the Pi's own screen (loopback, 127.0.0.1) are still served, with their view."""
+    idle: list[socket.socket] = []
+    try:
+        for n in range(400):
+            idle.append(_stream(served, f"127.0.0.{2 + n // 16}"))
+        assert all(_status_and_view(sock) == (200, True) for sock in idle)
+        refused = _stream(served, "127.0.0.200")
+        assert _status_and_view(refused)[0] == 503
+        refused.close()
+        for source, token in (("127.0.0.201", REFEREE), ("127.0.0.1", None)):
+            sock = _stream(served, source, token)
+            assert _status_and_view(sock) == (200, True), (source, token)
+            sock.close()
+        status, ms = _referee(served, "GET", "/api/view")
+        assert status == 200 and ms < 1000
+    finally:
+        for sock in idle:
+            sock.close()

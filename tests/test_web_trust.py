@@ -365,6 +365,35 @@ def test_the_stream_reads_a_credential_from_the_header_as_from_the_query(tmp_pat
         server.close()
 
 
+def test_streams_are_served_by_rank(tmp_path):
+    """Issue 35: one cap for every stream let idle streams without a token shut out the
+    referee, the table display and the phones. Devices without a token share a cap of their
+    own; each paired role has its own share; the referee's stream and the table display on
+    the Pi's own screen (127.0.0.1) are served whatever else is open."""
+    hub = played_hub(tmp_path, "sekigahara")
+    server = Server(hub, streams=20, unknown_streams=8, streams_per_client=4)
+    red, blue = hub.roles[:2]
+    phones = {role: hub.tokens.issue(role) for role in (red, blue)}
+    opened: list[socket.socket] = []
+
+    def opens(source: str, token: str | None = None) -> int:
+        opened.append(server.stream(source, token))
+        return _first_view(opened[-1])[0]
+
+    try:
+        assert [opens(f"127.0.0.{2 + n // 4}") for n in range(8)] == [200] * 8
+        assert opens("127.0.0.9") == 503  # devices without a token: their share is full
+        assert [opens("127.0.0.10", phones[red]) for _ in range(12)] == [200] * 12
+        assert opens("127.0.0.11", phones[blue]) == 503  # 20 streams in all
+        for _ in range(3):
+            assert opens("127.0.0.12", server.referee) == 200
+            assert opens("127.0.0.1") == 200  # the table display on the Pi's own screen
+    finally:
+        for sock in opened:
+            sock.close()
+        server.close()
+
+
 @pytest.mark.parametrize("name", sorted(all_games()))
 def test_every_game_refuses_arguments_it_does_not_define(tmp_path, name):
     """A junk argument is refused by the game's rules (422, its rule), never recorded."""
