@@ -21,7 +21,7 @@ body, and the referee's view and pause timed out. So, before any thread sees a r
 Streams are served by rank: the referee's and the table display's (the Pi's own screen, on
 loopback) always, each paired role its own share, devices without a token a share well below
 the total. Each change is serialised once per role, language and version, whatever the number
-of streams (`_Texts`). Each request is stamped once its body is in, so that a change which
+of streams (`_Fanout`). Each request is stamped once its body is in, so that a change which
 waited too long for a thread is refused instead of applied late (`web.ARRIVED`).
 """
 
@@ -119,20 +119,67 @@ class HeadersInTime(H11Protocol):
             self.transport.close()
 
 
-class _Texts:
-    """Each view sent on the streams, serialised once per role, language and version: a change
-    costs one `json.dumps` per role, not one per stream (480 streams made the referee wait)."""
+class _Fanout:
+    """The live streams of one role and language share one subscription to the hub: each
+    change reaches the loop once, is serialised once (per role, language and version) and is
+    handed to every stream as the same bytes. Issue 35: with a view sent and serialised per
+    stream, 480 streams and a change a second made the referee wait 222 ms."""
 
-    def __init__(self) -> None:
-        self._latest: dict[tuple[str, str], tuple[int, bytes]] = {}
+    KEPT = 2
+    """Views waiting for a stream that reads slowly: each is the whole state, so older
+    ones are dropped rather than piled up."""
 
-    def of(self, role: str, view: dict[str, Any]) -> bytes:
-        key, version = (role, str(view.get("lang", ""))), int(view.get("version", -1))
-        kept = self._latest.get(key)
-        if kept is None or kept[0] != version:
-            text = f"event: view\ndata: {json.dumps(present(role, view))}\n\n".encode()
-            kept = self._latest[key] = (version, text)
-        return kept[1]
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.groups: dict[tuple[str, str], _Group] = {}
+
+    def join(self, role: str, lang: str) -> asyncio.Queue[bytes]:
+        """A new stream's queue: the latest view at once, then one after every change."""
+        group = self.groups.get((role, lang))
+        if group is None:
+            group = self.groups[role, lang] = _Group(role)
+            entry, inbox = self.hub.subscribe_async(role, asyncio.get_running_loop(), lang)
+            group.entry = entry
+            group.task = asyncio.ensure_future(self._spread(group, inbox))
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        group.members.add(queue)
+        if group.latest:
+            queue.put_nowait(group.latest)
+        return queue
+
+    def leave(self, role: str, lang: str, queue: asyncio.Queue[bytes]) -> None:
+        group = self.groups.get((role, lang))
+        if group is None:
+            return
+        group.members.discard(queue)
+        if not group.members:
+            del self.groups[role, lang]
+            if group.entry is not None:
+                self.hub.unsubscribe(group.entry)
+            if group.task is not None:
+                group.task.cancel()
+
+    @staticmethod
+    async def _spread(group: _Group, inbox: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            view = await inbox.get()
+            group.latest = f"event: view\ndata: {json.dumps(present(group.role, view))}\n\n" \
+                .encode()
+            for queue in group.members:
+                while queue.qsize() >= _Fanout.KEPT:
+                    queue.get_nowait()
+                queue.put_nowait(group.latest)
+
+
+class _Group:
+    """The streams of one role and language, and their one subscription."""
+
+    def __init__(self, role: str) -> None:
+        self.role = role
+        self.members: set[asyncio.Queue[bytes]] = set()
+        self.latest = b""
+        self.entry: Any = None
+        self.task: asyncio.Future[None] | None = None
 
 
 class CompanionServer:
@@ -140,7 +187,7 @@ class CompanionServer:
 
     def __init__(self, app: Flask, *, threads: int = 16, referee_threads: int = 4,
                  streams: int = 1000, streams_per_client: int = SHARE,
-                 unknown_streams: int = 400, body_seconds: float = BODY_SECONDS) -> None:
+                 unknown_streams: int = 500, body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.hub: Hub = app.extensions["hub"]
         self.wsgi = WSGIMiddleware(_stamped(app.wsgi_app), workers=threads)
@@ -157,7 +204,7 @@ class CompanionServer:
         """Bodies being read from each address without a valid token."""
         self.sent: dict[str, deque[float]] = {}
         """When each address without a valid token last sent a body (the last minute's)."""
-        self.texts = _Texts()
+        self.fanout = _Fanout(self.hub)
         self._closing: asyncio.Event | None = None
 
     def close_streams(self) -> None:
@@ -278,20 +325,20 @@ class CompanionServer:
             await _plain(send, 401, STALE)
             return
         self.open[rank] += 1
-        entry, inbox = self.hub.subscribe_async(role, asyncio.get_running_loop(),
-                                                language(_query(scope, "lang")[:16]))
+        lang = language(_query(scope, "lang")[:16])
+        inbox = self.fanout.join(role, lang)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
                 (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
             await self._pump(role, inbox, receive, send, token)
         finally:
-            self.hub.unsubscribe(entry)
+            self.fanout.leave(role, lang, inbox)
             self.open[rank] -= 1
             if not self.open[rank]:
                 del self.open[rank]
 
-    async def _pump(self, role: str, inbox: asyncio.Queue[dict[str, Any]], receive: Receive,
+    async def _pump(self, role: str, inbox: asyncio.Queue[bytes], receive: Receive,
                     send: Send, token: str | None = None) -> None:
         gone = asyncio.ensure_future(_disconnected(receive))
         closing = asyncio.ensure_future(self._closing_event().wait())
@@ -314,7 +361,7 @@ class CompanionServer:
                                 "more_body": False})
                     return
                 if view in done:
-                    text = self.texts.of(role, view.result())
+                    text = view.result()
                 else:
                     view.cancel()
                     text = b": keep-alive\n\n"
