@@ -32,13 +32,16 @@ from pathlib import Path
 import pytest
 from helpers import free_port, wait_for
 
-from companion.web.asgi import BODY_SECONDS, HEADERS_SECONDS
+from companion.web.asgi import BODY_SECONDS, HEADERS_SECONDS, SHARE, UNKNOWN_STREAMS
 
 ROOT = Path(__file__).parents[1]
 REFEREE = "sesame"
 SLOW_BODY = (b"POST /api/pair/claim HTTP/1.1\r\nHost: 127.0.0.1\r\n"
              b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
 LIMIT_MS = 100.0
+"""The referee's view and pause under attack, at the 95th percentile: under 100 ms, or on a
+machine so loaded that the referee alone is slower than half that, under twice its pace
+alone (the server before issue 35 answered in 15 s: never)."""
 REFUSED_AGAIN = 0.25
 """Seconds before a connection refused unread (429) is opened again: the attack keeps 30
 connections open, rather than turning into a flood of new connections (another attack)."""
@@ -132,8 +135,8 @@ class SlowBodies:
         self.stopping.set()
 
 
-def _referee_while(port: int, attack: SlowBodies, seconds: float) -> dict[str, list[float]]:
-    """The referee's view and pause, in turn, for `seconds` of the attack."""
+def _referee_while(port: int, seconds: float) -> dict[str, list[float]]:
+    """The referee's view and pause, in turn, for `seconds` (20 of each at least)."""
     spent: dict[str, list[float]] = {"view": [], "pause": []}
     deadline = time.monotonic() + seconds
     paused = False
@@ -152,19 +155,22 @@ def _referee_while(port: int, attack: SlowBodies, seconds: float) -> dict[str, l
 @pytest.mark.parametrize("addresses", [1, 30], ids=["one address", "30 addresses"])
 def test_thirty_slow_bodies_never_stall_the_referee(served, addresses):
     port = served
+    alone = _referee_while(port, 0)  # the same machine's pace, without the attack
+    limit = {what: max(LIMIT_MS, 2 * _p95(times)) for what, times in alone.items()}
     sources = [f"127.0.0.{2 + n}" for n in range(addresses)]
     attack = SlowBodies(port, 30, sources)
     try:
         # The attack is in place: its connections have sent their headers and a byte.
         wait_for(lambda: attack.opened >= 30, 10, "the 30 slow bodies to be sent")
-        spent = _referee_while(port, attack, BODY_SECONDS + 2)
+        spent = _referee_while(port, BODY_SECONDS + 2)
         # Every slow body is answered (refused unread, or dropped once late), none held.
         wait_for(lambda: any(status == 408 for status, _ in attack.answers), 2 * BODY_SECONDS,
                  "a slow body to be dropped")
     finally:
         attack.stop()
     for what, times in spent.items():
-        assert _p95(times) < LIMIT_MS, f"the referee's {what}: p95 {_p95(times):.0f} ms"
+        assert _p95(times) < limit[what], \
+            f"the referee's {what}: p95 {_p95(times):.0f} ms ({_p95(alone[what]):.0f} alone)"
     assert {status for status, _ in attack.answers} <= {408, 429, 503}
     late = [after for status, after in attack.answers if status == 408]
     assert late and max(late) < BODY_SECONDS + 3, "slow bodies dropped within their deadline"
@@ -205,12 +211,12 @@ def _status_and_view(sock: socket.socket) -> tuple[int, bool]:
 def test_with_the_unpaired_streams_full_the_referee_and_the_table_display_are_served(served):
     """Issue 35: 1,000 idle streams without a token filled the one cap, and the referee's own
     stream, the table display's and every phone's got 503. Devices without a token now share
-    400 streams (16 each); past that they get 503, and the referee's stream and the table
+    500 streams (16 each); past that they get 503, and the referee's stream and the table
     display on the Pi's own screen (loopback, 127.0.0.1) are still served, with their view."""
     idle: list[socket.socket] = []
     try:
-        for n in range(400):
-            idle.append(_stream(served, f"127.0.0.{2 + n // 16}"))
+        for n in range(UNKNOWN_STREAMS):
+            idle.append(_stream(served, f"127.0.0.{2 + n // SHARE}"))
         assert all(_status_and_view(sock) == (200, True) for sock in idle)
         refused = _stream(served, "127.0.0.200")
         assert _status_and_view(refused)[0] == 503

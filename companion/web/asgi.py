@@ -76,6 +76,9 @@ UNKNOWN_PER_MINUTE = 30
 DISPLAY = "display"
 """The rank of the table display on the Pi's own screen (a browser on loopback)."""
 PHONE = "phone"
+UNKNOWN_STREAMS = 500
+"""Streams of all devices without a token together: half the total, so the paired phones' share
+and the referee's stay free whatever they open."""
 SHARE = 16
 """Streams of one referee token, of the Pi's own screen, of one paired role or of one device
 without a token."""
@@ -187,7 +190,8 @@ class CompanionServer:
 
     def __init__(self, app: Flask, *, threads: int = 16, referee_threads: int = 4,
                  streams: int = 1000, streams_per_client: int = SHARE,
-                 unknown_streams: int = 500, body_seconds: float = BODY_SECONDS) -> None:
+                 unknown_streams: int = UNKNOWN_STREAMS,
+                 body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.hub: Hub = app.extensions["hub"]
         self.wsgi = WSGIMiddleware(_stamped(app.wsgi_app), workers=threads)
