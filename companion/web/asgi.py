@@ -385,9 +385,9 @@ class CompanionServer:
         if trusted is not None and not host_is_trusted(host, trusted):
             return 400, "this server does not answer to that host name"
         kind, _whose = rank
-        if self.open[rank] >= (SHARE if kind in (REFEREE, DISPLAY, PHONE)
-                               else self.per_client_cap):
-            return 429, f"at most {self.per_client_cap} live streams from one device"
+        share = SHARE if kind in (REFEREE, DISPLAY, PHONE) else self.per_client_cap
+        if self.open[rank] >= share:
+            return 429, f"at most {share} live streams from one device"
         if kind in (REFEREE, DISPLAY):
             return None
         if kind == PUBLIC and self._unknown_open() >= self.unknown_streams:
