@@ -40,8 +40,11 @@ SLOW_BODY = (b"POST /api/pair/claim HTTP/1.1\r\nHost: 127.0.0.1\r\n"
              b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
 LIMIT_MS = 100.0
 """The referee's view and pause under attack, at the 95th percentile: under 100 ms, or on a
-machine so loaded that the referee alone is slower than half that, under twice its pace
-alone (the server before issue 35 answered in 15 s: never)."""
+machine so loaded that the referee alone is slower than a third of that, under `LOADED` times
+its pace alone, measured for as long just before (the server before issue 35: 15 s, never)."""
+LOADED = 3
+"""On this project's shared 2-core machine at a load of 30, the referee's p95 alone swings
+between 70 and 200 ms from one measurement to the next."""
 REFUSED_AGAIN = 0.25
 """Seconds before a connection refused unread (429) is opened again: the attack keeps 30
 connections open, rather than turning into a flood of new connections (another attack)."""
@@ -155,8 +158,8 @@ def _referee_while(port: int, seconds: float) -> dict[str, list[float]]:
 @pytest.mark.parametrize("addresses", [1, 30], ids=["one address", "30 addresses"])
 def test_thirty_slow_bodies_never_stall_the_referee(served, addresses):
     port = served
-    alone = _referee_while(port, 0)  # the same machine's pace, without the attack
-    limit = {what: max(LIMIT_MS, 2 * _p95(times)) for what, times in alone.items()}
+    alone = _referee_while(port, BODY_SECONDS + 2)  # the machine's pace now, unattacked
+    limit = {what: max(LIMIT_MS, LOADED * _p95(times)) for what, times in alone.items()}
     sources = [f"127.0.0.{2 + n}" for n in range(addresses)]
     attack = SlowBodies(port, 30, sources)
     try:
