@@ -233,14 +233,18 @@ def _cycle(entries: Any) -> Any:
 
 
 def bench_web(clients: int = 5, actions: int = 60, game: str | None = None,
-              idle_streams: int = 800, tick: Tick | None = None) -> dict[str, Any]:
+              idle_streams: int = 800, tick: Tick | None = None,
+              changing_streams: int = 480, changing_seconds: float = 5.0) -> dict[str, Any]:
     """Serve a new `game` with `companion serve`, connect `clients` live streams on loopback,
     apply `actions` actions through the API and time each until every client has the new
     view; then open up to `idle_streams` idle streams and say how many the server held with
     the referee's view still under 100 ms (p95). Last, the replay viewer's step: a stored game of
     about 400 actions (the game's first sample, else a random game) stepped to random
-    positions. `tick` counts steps: each action seen by every client, each 50 idle streams,
-    each replay step (the first position, then the random ones)."""
+    positions. Then `changing_streams` streams without a token, read, while the referee
+    changes the game once a second for `changing_seconds`: the referee's view at the 95th
+    percentile (issue 35: a change cost per stream, 222 ms with 480). `tick` counts steps:
+    each action seen by every client, each 50 idle streams, each replay step (the first
+    position, then the random ones)."""
     import http.client
     import json
     import os
@@ -296,6 +300,7 @@ def bench_web(clients: int = 5, actions: int = 60, game: str | None = None,
                 port, idle_streams, lambda steps: progress(actions + steps, total))
             first_ms, step_p95 = _replay_steps(
                 port, *stored, lambda steps: progress(actions + idle_steps + steps, total))
+            changing_p95 = _view_p95_streams_changing(port, changing_streams, changing_seconds)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -306,7 +311,8 @@ def bench_web(clients: int = 5, actions: int = 60, game: str | None = None,
             "update_ms_p95": round(latencies[math.ceil(0.95 * len(latencies)) - 1], 2),
             "idle_streams_held": held, "view_ms_p95_at_held": view_p95,
             "replay_actions": stored[1], "replay_first_ms": first_ms,
-            "replay_step_ms_p95": step_p95}
+            "replay_step_ms_p95": step_p95, "streams_changing": changing_streams,
+            "view_ms_p95_streams_changing": changing_p95}
 
 
 REPLAY_STEPS = 200
@@ -399,6 +405,69 @@ def _idle_streams_held(port: int, most: int,
         for sock in idle:
             sock.close()
     return held, p95
+
+
+def _view_p95_streams_changing(port: int, streams: int, seconds: float) -> float:
+    """`streams` live streams without a token (16 a device), each read as a screen reads
+    it, while the referee pauses and resumes the game once a second (each a change every
+    stream receives): the referee's view, fetched every 50 ms meanwhile, at the 95th
+    percentile in ms."""
+    import http.client
+    import json
+    import selectors
+    import socket
+    import threading
+
+    opened: list[socket.socket] = []
+    chooser = selectors.DefaultSelector()
+    done = threading.Event()
+
+    def read_all() -> None:
+        while not done.is_set():
+            for key, _ in chooser.select(timeout=0.1):
+                try:
+                    key.fileobj.recv(1 << 16)  # type: ignore[union-attr]
+                except OSError:
+                    chooser.unregister(key.fileobj)
+
+    def change(paused: bool) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("POST", "/api/pause", json.dumps({"paused": paused}), {
+            "Content-Type": "application/json", "Authorization": "Bearer bench"})
+        connection.getresponse().read()
+        connection.close()
+
+    reader = threading.Thread(target=read_all, daemon=True)
+    try:
+        for n in range(streams):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                            source_address=(f"127.0.0.{2 + n // 16}", 0))
+            sock.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sock.setblocking(False)
+            chooser.register(sock, selectors.EVENT_READ)
+            opened.append(sock)
+        reader.start()
+        spent: list[float] = []
+        started = next_change = time.perf_counter()
+        paused = False
+        while time.perf_counter() - started < seconds:
+            if time.perf_counter() >= next_change:
+                paused = not paused
+                change(paused)
+                next_change += 1.0
+            spent.append(_view_p95(port, times=1))
+            time.sleep(0.05)
+        if paused:
+            change(False)
+    finally:
+        done.set()
+        if reader.is_alive():
+            reader.join(timeout=5)
+        for sock in opened:
+            sock.close()
+        chooser.close()
+    spent.sort()
+    return round(spent[math.ceil(0.95 * len(spent)) - 1], 2)
 
 
 def _view_p95(port: int, times: int = 20) -> float:

@@ -20,7 +20,7 @@ from companion.live import LiveTable, TableOptions
 from companion.record.session import Session
 from companion.record.store import Store
 from companion.web import create_app
-from companion.web.asgi import CompanionServer
+from companion.web.asgi import SERVER_LIMITS, CompanionServer, HeadersInTime
 from companion.web.hub import Hub
 
 __all__ = ["ServeOptions", "run"]
@@ -82,8 +82,8 @@ def run(options: ServeOptions) -> None:
     app = build_app(options)
     server = CompanionServer(app, threads=options.threads)
     config = uvicorn.Config(server, host=options.host, port=options.port, lifespan="off",
-                            log_level="warning", timeout_keep_alive=5,
-                            timeout_graceful_shutdown=3, h11_max_incomplete_event_size=16384)
+                            log_level="warning", timeout_graceful_shutdown=3,
+                            http=HeadersInTime, **SERVER_LIMITS)
     try:
         _Server(config, server).run()
     finally:

@@ -277,9 +277,10 @@ def test_referee_bench(env, name, has):
 @pytest.mark.parametrize("name", GAMES)
 def test_web_bench(env, name):
     ran = run(env, "bench", "web", "--game", name, "--clients", "2", "--actions", "5",
-              "--idle-streams", "20", "--json", timeout=600)
+              "--idle-streams", "20", "--changing-streams", "20", "--json", timeout=600)
     worked(ran)
     assert '"update_ms_p95"' in ran.out
+    assert '"streams_changing": 20, "view_ms_p95_streams_changing"' in ran.out
 
 
 @pytest.mark.slow

@@ -158,6 +158,42 @@ def test_bodies_are_bounded_strict_and_never_stored_when_refused(table):
     assert len(hub.session.entries) == before
 
 
+def test_a_body_nested_600_deep_is_refused_in_one_line_not_a_trace(table, caplog):
+    """Issue 35: ~600 levels parsed, then the recursive finiteness check crashed (500, and a
+    2,000-line trace in the log). Nesting is measured without recursion: 400, a sentence."""
+    hub, client, tokens = table
+    actor = acting_player(hub)
+    before = len(hub.session.entries)
+    deep = b'{"role":"%s","verb":"pass","args":{"x":' % actor.encode() + b"[" * 600 \
+        + b"]" * 600 + b"}}"
+    with caplog.at_level("INFO"):
+        answer = client.post("/api/action", headers=bearer(tokens[actor]), data=deep,
+                             content_type="application/json")
+    assert answer.status_code == 400, answer.get_data()[:200]
+    assert "nested too deeply" in answer.get_json()["message"]
+    assert not [r for r in caplog.records if r.exc_info or r.levelname in ("ERROR", "CRITICAL")]
+    assert sum(len(r.getMessage().splitlines()) for r in caplog.records) <= 1
+    assert len(hub.session.entries) == before
+    shallow = client.post("/api/correct", headers=bearer(tokens[REFEREE]),
+                          json={"args": {"a": [[[[1]]]]}, "by": "ref", "note": "deep enough"})
+    assert shallow.status_code != 400 or "nested" not in shallow.get_json()["message"]
+
+
+@pytest.mark.parametrize("paused", ["no", "false", 0, 1, None, [], {}])
+def test_pause_takes_a_boolean_and_nothing_that_looks_like_one(table, paused):
+    """Issue 35: `{"paused": "no"}` paused the game (any non-empty string is true to
+    Python). Only `true` and `false` are answers; anything else is refused and changes
+    nothing."""
+    hub, client, tokens = table
+    answer = client.post("/api/pause", headers=bearer(tokens[REFEREE]), json={"paused": paused})
+    assert answer.status_code == 400 and "true or false" in answer.get_json()["message"]
+    assert hub.paused is False
+    assert client.post("/api/pause", headers=bearer(tokens[REFEREE]),
+                       json={"paused": True}).get_json() == {"paused": True}
+    assert client.post("/api/pause", headers=bearer(tokens[REFEREE]),
+                       json={"paused": False}).get_json() == {"paused": False}
+
+
 def test_the_api_answers_every_error_in_json_and_names_no_file(table):
     hub, client, _tokens = table
     path = str(hub.session.store.path)
@@ -234,10 +270,17 @@ class Server:
         threading.Thread(target=self.server.run, daemon=True).start()
         wait_for(lambda: self.server.started, 10, "uvicorn to start")
 
-    def stream(self, source: str = "127.0.0.1") -> socket.socket:
+    def stream(self, source: str = "127.0.0.1", token: str | None = None,
+               how: str = "query") -> socket.socket:
+        """A live stream from `source`, with `token` in its query or its header."""
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=5,
                                         source_address=(source, 0))
-        sock.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        path, headers = "/stream", ""
+        if token is not None and how == "query":
+            path += f"?token={token}"
+        elif token is not None:
+            headers = f"Authorization: Bearer {token}\r\n"
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
         return sock
 
     def request(self, path: str, body: dict | None = None) -> tuple[int, float]:
@@ -277,6 +320,78 @@ def test_idle_streams_hold_no_thread_and_are_capped_per_device(tmp_path):
         wait_for(lambda: server.asgi.streams == 0, 5, "the closed streams to go")
         assert server.asgi.streams == 0 and hub.subscribers == 0  # gone streams let go
     finally:
+        server.close()
+
+
+def _first_view(sock: socket.socket) -> tuple[int, dict | None]:
+    """A stream's status, and its first view (None when refused)."""
+    data = b""
+    while b"\r\n\r\n" not in data or (data.startswith(b"HTTP/1.1 200")
+                                       and b"\n\n" not in data.split(b"\r\n\r\n", 1)[1]):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    status = int(data.split(b" ", 2)[1])
+    if status != 200:
+        return status, None
+    event = data.split(b"\r\n\r\n", 1)[1].decode()
+    line = next(part for part in event.split("\n") if part.startswith("data: "))
+    return status, json.loads(line[len("data: "):])
+
+
+def test_the_stream_reads_a_credential_from_the_header_as_from_the_query(tmp_path):
+    """Issue 35: `/stream` read only `?token=`, so a revoked token in the `Authorization`
+    header got 200 and the public view. Now both are read the same way: a valid one gets its
+    role's view, a revoked one 401, by header or by query."""
+    hub = played_hub(tmp_path, "sekigahara")
+    server = Server(hub)
+    player = hub.roles[0]
+    phone = hub.tokens.issue(player)
+    try:
+        for how in ("header", "query"):
+            sock = server.stream(token=phone, how=how)
+            status, view = _first_view(sock)
+            sock.close()
+            assert status == 200 and view is not None and view["role"] == player, how
+        hub.revoke(player)
+        for how in ("header", "query"):
+            sock = server.stream(token=phone, how=how)
+            assert _first_view(sock) == (401, None), how
+            sock.close()
+        sock = server.stream(token="never-issued", how="header")
+        assert _first_view(sock) == (401, None)
+        sock.close()
+    finally:
+        server.close()
+
+
+def test_streams_are_served_by_rank(tmp_path):
+    """Issue 35: one cap for every stream let idle streams without a token shut out the
+    referee, the table display and the phones. Devices without a token share a cap of their
+    own; each paired role has its own share; the referee's stream and the table display on
+    the Pi's own screen (127.0.0.1) are served whatever else is open."""
+    hub = played_hub(tmp_path, "sekigahara")
+    server = Server(hub, streams=20, unknown_streams=8, streams_per_client=4)
+    red, blue = hub.roles[:2]
+    phones = {role: hub.tokens.issue(role) for role in (red, blue)}
+    opened: list[socket.socket] = []
+
+    def opens(source: str, token: str | None = None) -> int:
+        opened.append(server.stream(source, token))
+        return _first_view(opened[-1])[0]
+
+    try:
+        assert [opens(f"127.0.0.{2 + n // 4}") for n in range(8)] == [200] * 8
+        assert opens("127.0.0.9") == 503  # devices without a token: their share is full
+        assert [opens("127.0.0.10", phones[red]) for _ in range(12)] == [200] * 12
+        assert opens("127.0.0.11", phones[blue]) == 503  # 20 streams in all
+        for _ in range(3):
+            assert opens("127.0.0.12", server.referee) == 200
+            assert opens("127.0.0.1") == 200  # the table display on the Pi's own screen
+    finally:
+        for sock in opened:
+            sock.close()
         server.close()
 
 

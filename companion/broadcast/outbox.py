@@ -24,6 +24,7 @@ from companion.broadcast import public
 from companion.engine import PUBLIC, Action, Event
 from companion.record.format import Entry, Header
 from companion.record.replay import Replayer
+from companion.web.replays import line_words, rule_of
 
 __all__ = ["Outbox"]
 
@@ -67,6 +68,11 @@ class Outbox:
         self.header = Header.model_validate_json(header_line[0])
         self._replayer = Replayer(self.header, f"{db}#game{game_id}")
         self._fed = 0
+        self._entries: list[Entry] = []
+        self._before: list[Any] = []
+        """The position each fed line was taken in (states are immutable: a reference each),
+        so a line, or the line an undo takes back, is said where it was played."""
+        self._said: dict[tuple[int, str, str], str] = {}
         self._about = public.about(self.header, self._replayer.game)
         self._catch_up()
 
@@ -100,13 +106,23 @@ class Outbox:
             self._feed(_entry(line))
 
     def _feed(self, entry: Entry) -> dict[str, Any]:
-        before = self._replayer.game.view(PUBLIC)
+        self._before.append(self._replayer.game.state)
+        self._entries.append(entry)
         problem = self._replayer.feed(entry)
         if problem is not None:
             raise ValueError(f"game {self.game_id}: the record does not replay: {problem}")
         self._fed = entry.seq
-        return public.message(self.names, self.game_id, self.header, entry, before,
-                              self._replayer.game, self._about)
+        return public.message(self.names, self.game_id, self.header, entry,
+                              self._said_publicly(entry), self._replayer.game, self._about)
+
+    def _said_publicly(self, entry: Entry) -> public.Said:
+        """The line as the table display's game log says it (the game's words for `PUBLIC`,
+        in the position it was taken in), with the rule its events cite."""
+        rules = self._replayer.game.rules
+        words = line_words(rules, self._entries, lambda seq: self._before[seq - 1], entry.seq,
+                           PUBLIC, public.LANG, self._said)
+        rule = rule_of(entry.events)
+        return public.Said(words, rule, rules.rule_summary(rule, public.LANG) if rule else "")
 
     def build(self) -> int:
         """Put every record line past the outbox into it, in order; how many were added."""

@@ -109,9 +109,12 @@ def bench_record_command(game: str, appends: int, as_json: bool) -> None:
 @click.option("--idle-streams", default=800, show_default=True,
               help="Idle streams opened at most, 50 at a time, to find how many the server "
               "holds with the referee's view under 100 ms.")
+@click.option("--changing-streams", default=480, show_default=True,
+              help="Streams open while the referee changes the game once a second, to time "
+              "the referee's view meanwhile.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_web_command(game: str, clients: int, actions: int, idle_streams: int,
-                      as_json: bool) -> None:
+                      changing_streams: int, as_json: bool) -> None:
     """Time live updates (from an action to every connected screen having the new view) and
     count the idle streams the server holds while the referee's view stays fast."""
     from companion.bench import bench_web
@@ -119,12 +122,15 @@ def bench_web_command(game: str, clients: int, actions: int, idle_streams: int,
     spec = spec_of(game)
     with Progress(f"{spec.title}: actions, idle streams, replay steps") as bar:
         f = bench_web(clients=clients, actions=actions, game=spec.name,
-                      idle_streams=idle_streams, tick=bar.callback)
+                      idle_streams=idle_streams, tick=bar.callback,
+                      changing_streams=changing_streams)
     report(f, as_json, [
         f"{f['game']}: {f['clients']} clients, {f['actions']} actions: update to every client "
         f"median {f['update_ms_p50']} ms, 95th percentile {f['update_ms_p95']} ms",
         f"idle streams held with the referee's view under 100 ms (p95): "
         f"{f['idle_streams_held']} (view p95 {f['view_ms_p95_at_held']} ms)",
+        f"the referee's view with {f['streams_changing']} streams and a change a second: "
+        f"95th percentile {f['view_ms_p95_streams_changing']} ms",
         f"replay step to a random position of a {f['replay_actions']}-action game: 95th "
         f"percentile {f['replay_step_ms_p95']} ms (first position, replaying it once: "
         f"{f['replay_first_ms']} ms)"])

@@ -169,7 +169,10 @@ def scan() -> ResponseReturnValue:
 def pause() -> ResponseReturnValue:
     if require_change_allowed() != REFEREE:
         abort(403, "only the referee pauses the game")
-    hub().pause(bool(body().get("paused", True)))
+    paused = body().get("paused", True)
+    if not isinstance(paused, bool):
+        abort(400, "paused is true or false")  # "no" would be true to bool(): a pause
+    hub().pause(paused)
     return jsonify({"paused": hub().paused})
 
 

@@ -2,7 +2,7 @@
 
 - The caller's role comes from a bearer token in the `Authorization` header (the referee's,
   or a paired phone's), never from the request's body; EventSource cannot send headers, so
-  only the live stream reads a `?token=`.
+  the live stream also reads a `?token=` (the header first, the same way: `bearer`).
 - The `Host` header must name this server (its host names and addresses): a page on another
   site that rebinds its DNS name to the Pi's address cannot reach the API (Flask's
   `TRUSTED_HOSTS`, checked first on every request).
@@ -28,13 +28,15 @@ from companion.engine import PUBLIC
 from companion.i18n import language
 from companion.web.hub import Hub
 
-__all__ = ["body", "client_key", "hub", "own_hosts", "require_change_allowed",
-           "require_json_from_here", "role", "token"]
+__all__ = ["MAX_DEPTH", "bearer", "body", "client_key", "depth", "finite", "hub", "own_hosts",
+           "require_change_allowed", "require_json_from_here", "role", "token"]
 
 MAX_BODY = 64 * 1024
 """Bytes a request body may have: an action, an answer or a correction is far smaller."""
 MAX_TOKEN = 128
 """Characters of a bearer token (ours are 24-32): a longer one is not looked up."""
+MAX_DEPTH = 32
+"""Levels a request body may nest: the deepest real one (a correction's arguments) has 4."""
 
 
 def hub() -> Hub:
@@ -42,16 +44,23 @@ def hub() -> Hub:
     return found
 
 
-def token() -> str | None:
-    """The bearer token of the request (the query's only for the live stream)."""
-    header = request.headers.get("Authorization", "")
+def bearer(header: str, query: str | None = None) -> str | None:
+    """The token an `Authorization` header holds (`Bearer ...`), else the query's (`query`:
+    given for the live stream only), if it is one we could have issued. The Flask routes and
+    the server's front (`web.asgi`) both read a credential this way."""
     if header.startswith("Bearer "):
         found = header[len("Bearer "):].strip()
-    elif request.endpoint == "stream.stream":
-        found = request.args.get("token", "")  # EventSource cannot send headers: read-only
+    elif query is not None:
+        found = query  # EventSource cannot send headers: read-only
     else:
         return None
     return found if 0 < len(found) <= MAX_TOKEN else None
+
+
+def token() -> str | None:
+    """The bearer token of the request (the query's only for the live stream)."""
+    return bearer(request.headers.get("Authorization", ""),
+                  request.args.get("token", "") if request.endpoint == "stream.stream" else None)
 
 
 def role() -> str:
@@ -119,6 +128,8 @@ def body() -> dict[str, Any]:
         abort(400, f"not JSON: {exc}")
     if not isinstance(data, dict):
         abort(400, "send a JSON object")
+    if depth(data) > MAX_DEPTH:
+        abort(400, f"the JSON is nested too deeply (at most {MAX_DEPTH} levels)")
     if not finite(data):
         abort(400, "NaN and Infinity (1e999 is read as one) are not numbers JSON allows here")
     return data
@@ -128,14 +139,33 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def finite(value: Any) -> bool:
-    """No NaN or infinity anywhere (json's own parser turns 1e999 into infinity)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
+def _items(value: Any) -> Iterable[Any]:
     if isinstance(value, dict):
-        return all(finite(v) for v in value.values())
-    if isinstance(value, list):
-        return all(finite(v) for v in value)
+        return value.values()
+    return value if isinstance(value, list) else ()
+
+
+def depth(value: Any) -> int:
+    """How deeply `value` nests (a number: 0; `[1]`: 1), found without recursion: a body
+    nested hundreds deep is refused in a sentence, not by a crash with a long trace."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in _items(item))
+    return deepest
+
+
+def finite(value: Any) -> bool:
+    """No NaN or infinity anywhere (json's own parser turns 1e999 into infinity); without
+    recursion, however deep `value` nests."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        stack.extend(_items(item))
     return True
 
 

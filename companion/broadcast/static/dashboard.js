@@ -83,8 +83,9 @@ function renderMessage(screen, about, message, log) {
   $("result").hidden = !result;
   const items = log.slice(-12).reverse().map((m) => {
     const li = el("li", { value: m.seq, class: m.kind, "data-seq": m.seq });
-    // The action, then what it did in two lines at most (the whole on hover): a phase's end
-    // alone can be twenty events, which would push every other action off the screen.
+    // The action in the game's own public words (as the table display's log says it), then
+    // the rule it applied in two lines at most (the whole on hover). A message of version 1
+    // (an older dashboard's store) has its events in `words`, read the same way.
     const detail = m.words.join("; ");
     li.append(el("b", {}, m.action), el("span", { class: "words", title: detail }, detail));
     if (m.retracted) li.classList.add("retracted");
