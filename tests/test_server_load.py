@@ -155,6 +155,7 @@ def _referee_while(port: int, seconds: float) -> dict[str, list[float]]:
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 @pytest.mark.parametrize("addresses", [1, 30], ids=["one address", "30 addresses"])
 def test_thirty_slow_bodies_never_stall_the_referee(served, addresses):
     port = served
