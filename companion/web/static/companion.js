@@ -270,6 +270,12 @@ function renderAlert(alert) {
   }
 }
 
+function tableAddress(url) {
+  // The table's public address as the pairing link has it (the server's public URL), not the
+  // address this browser happens to use (127.0.0.1 on the referee's own machine).
+  try { const link = new URL(url); return link.host + "/play"; } catch (error) { return location.host + "/play"; }
+}
+
 function renderPairing(pairing) {
   // The referee's screen only: each role's QR code on offer, or the code the phone that
   // claimed it shows, to compare and confirm.
@@ -285,7 +291,7 @@ function renderPairing(pairing) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
       figure.append(el("figcaption", {}, fill(t("{side}: scan with the player's phone"), { side: roleName(role) })));
       if (offer.digits) {
-        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: location.host + "/play" })),
+        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: tableAddress(offer.url) })),
           el("strong", { class: "digits", "data-digits": role }, offer.digits.slice(0, 3) + " " + offer.digits.slice(3)));
       }
     } else {
@@ -567,7 +573,11 @@ function renderPicks(state) {
   if (box.dataset.key === key) return;  // keep what the referee is choosing
   box.dataset.key = key;
   box.replaceChildren(el("h2", {}, t("Enter what was drawn")));
-  for (const pick of picks.slice(0, 20)) {
+  // The next entry open; the others folded away, so the referee's screen keeps the question,
+  // the alerts and the pairing in sight (a Sekigahara set-up has 14 draws to enter).
+  const later = el("details", { class: "picks-later" });
+  if (picks.length > 1) later.append(el("summary", {}, fill(t("{n} more to enter"), { n: picks.length - 1 })));
+  for (const [n, pick] of picks.slice(0, 20).entries()) {
     const form = el("form", { class: "pick", "data-verb": pick.verb });
     form.append(el("h3", {}, pick.title));
     const fields = pick.fields.map(pickerField);
@@ -590,8 +600,9 @@ function renderPicks(state) {
         await act({ role: "chance", verb: pick.verb, args });
       }
     });
-    box.append(form);
+    (n === 0 ? box : later).append(form);
   }
+  if (picks.length > 1) box.append(later);
 }
 
 function renderSetCheck(state) {
