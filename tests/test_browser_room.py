@@ -128,3 +128,28 @@ def test_the_log_numbers_each_line_by_its_actions_own_number(tmp_path, open_page
         assert numbers[0][1] == hub.session.entries[-1].seq
     finally:
         served.close()
+
+
+@pytest.mark.slow
+def test_the_stored_games_and_a_replay_follow_the_language_chosen_on_their_menu(tmp_path,
+                                                                               browser):
+    served = Served(played_hub(tmp_path, "rumble_nation"))
+    context = browser.new_context(viewport=VIEWPORTS["tablet"], locale="en-GB")
+    try:
+        it = translator("it", "companion.web")
+        page = context.new_page()
+        page.goto(served.url + "/replays")
+        assert page.inner_text("header h1").endswith("Stored games")
+        page.select_option("#lang", "it")
+        page.wait_for_url("**/replays?lang=it")
+        assert page.inner_text("header h1").endswith(it("Stored games"))
+        game_id = served.hub.session.game_id
+        page.goto(f"{served.url}/replay/{game_id}")  # no ?lang: the device's choice holds
+        page.wait_for_url(f"**/replay/{game_id}?lang=it")
+        page.wait_for_selector("#game-title", state="attached")
+        title = it("Replay of game %(n)s") % {"n": game_id}
+        assert title != f"Replay of game {game_id}" and title in page.inner_text("header h1")
+        assert page.eval_on_selector("#lang", "s => s.value") == "it"
+    finally:
+        context.close()
+        served.close()
