@@ -141,8 +141,10 @@ def test_a_refused_card_is_said_in_italian_with_its_regions_and_unchanged_in_eng
     assert italian["message"] == "Tokuyama e Kyo non sono adiacenti"
     assert italian["fix"] == "Scegli una delle azioni consentite"
     assert english["legal"] and all("→" in words for words in english["legal"])
-    assert italian["legal"] == [words.replace("soldier", "soldato")
+    assert italian["legal"] == [words.replace("soldier", "soldato").replace("Scouting",
+                                                                             "Esplorazione")
                                 for words in english["legal"]]  # Esplorazione: 1 soldato ...
+    assert all(words.startswith("Scouting: ") for words in english["legal"])  # in English
     assert italian["summary"].startswith("Una volta per partita, invece di tirare")
     theirs = hub.view(BLUE, "it")["alert"]
     assert theirs["message"] == "Rosso: questa mossa non è consentita"

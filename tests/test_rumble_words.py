@@ -175,17 +175,17 @@ def test_each_kind_of_action_reads_in_italian_as_the_rulebook_says_it():
         Action(RED, "roll"): ("Roll the three dice", "Tira i 3 dadi"),
         Action(RED, "tactic", {"card": "diversivo", "from": "kyo", "to": "kiyosu",
                                "opponents": [BLUE, BLUE]}):
-            ("Diversivo: 1 red soldier and 2 blue soldiers Kyo → Kiyosu",
+            ("Diversion: 1 red soldier and 2 blue soldiers Kyo → Kiyosu",
              "Diversivo: 1 soldato rosso e 2 soldati blu Kyo → Kiyosu"),
         Action(RED, "tactic", {"card": "ritirata", "regions": ["kiyosu", "kyo"]}):
-            ("Ritirata: 2 soldiers back to the reserve (1 from Kiyosu, 1 from Kyo)",
+            ("Retreat: 2 soldiers back to the reserve (1 from Kiyosu, 1 from Kyo)",
              "Ritirata: 2 soldati tornano nella riserva (1 da Kiyosu, 1 da Kyo)"),
         Action(RED, "tactic", {"card": "ribellione", "region": "kyo", "opponent": BLUE}):
-            ("Ribellione: Kyo: 1 blue soldier back to the reserve, 1 red soldier in its place",
+            ("Rebellion: Kyo: 1 blue soldier back to the reserve, 1 red soldier in its place",
              "Ribellione: Kyo: 1 soldato blu torna nella riserva, 1 soldato rosso al suo "
              "posto"),
         Action(RED, "tactic", {"card": "ingresso_a_kyo", "moves": {"kiyosu": 1}}):
-            ("Ingresso a Kyo: 1 soldier → Kyo (1 from Kiyosu)",
+            ("Entering Kyo: 1 soldier → Kyo (1 from Kiyosu)",
              "Ingresso a Kyo: 1 soldato → Kyo (1 da Kiyosu)"),
         Action(RED, "daimyo", {"moves": [{"to": "kiyosu", "soldiers": 1},
                                          {"to": "oko", "soldiers": 1}]}):

@@ -70,9 +70,20 @@ def player_name(t: Translate, colour: str) -> str:
     return names.get(colour, colour.replace("_", " ").capitalize())
 
 
-def _card(card: Any) -> str:
-    """A card by its printed title; an id no card has is a bug to surface, never said raw."""
-    return CARD_NAMES[str(card)]
+def _tactic_titles(t: Translate) -> dict[str, str]:
+    """The tactic cards' titles in the screen's language: English in English, the Italian
+    edition's printed titles in Italian (`locales/it/words.po`)."""
+    return {"esplorazione": t("Scouting"), "oltre_le_montagne": t("Over the Mountains"),
+            "marina": t("Navy"), "squadra_di_riserva": t("Reserve Squad"), "ninja": t("Ninja"),
+            "ingresso_a_kyo": t("Entering Kyo"), "supporto": t("Support"),
+            "ribellione": t("Rebellion"), "esilio": t("Exile"), "prigionia": t("Imprisonment"),
+            "diversivo": t("Diversion"), "ritirata": t("Retreat")}
+
+
+def _card(card: Any, t: Translate) -> str:
+    """A card by its title in the screen's language (a daimyo card by its daimyo's name); an
+    id no card has is a bug to surface, never said raw."""
+    return _tactic_titles(t).get(str(card)) or CARD_NAMES[str(card)]
 
 
 def _place(kit: RumbleNationKit, region: Any) -> str:
@@ -209,7 +220,7 @@ def _tactic(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, 
     """What the card does, said from the moves the rules make of it (5.1.2)."""
     card = str(args.get("card"))
     moves = tactic_moves(Batch(kit, state), role, args)
-    return f"{_card(card)}: {TACTIC_WORDS[card](kit, t, role, moves)}"
+    return f"{_card(card, t)}: {TACTIC_WORDS[card](kit, t, role, moves)}"
 
 
 # --- the daimyo cards (8) ----------------------------------------------------------------------
@@ -249,7 +260,7 @@ def _daimyo_play(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[
         said = _from_reserve(kit, t, role, moves)
     else:
         said = _swaps(kit, t, role, moves)
-    return f"{_card(card)}: {said}"
+    return f"{_card(card, t)}: {said}"
 
 
 # --- chance and the referee --------------------------------------------------------------------
@@ -262,8 +273,8 @@ def _setup(state: RNState, args: Mapping[str, Any], t: Translate, knows: bool) -
     the views do."""
     parts = [t("Castles shuffled onto the regions"),
              t("tactic cards on display: {cards}").format(
-                 cards=", ".join(_card(c) for c in args["tactics"]))]
-    offer = [_card(c) for c in args.get("daimyo", ())] if knows else []
+                 cards=", ".join(_card(c, t) for c in args["tactics"]))]
+    offer = [_card(c, t) for c in args.get("daimyo", ())] if knows else []
     if offer:
         parts.append(t("daimyo cards on offer: {cards}").format(cards=", ".join(offer)))
     parts.append(t("first player: {player}").format(
@@ -316,7 +327,7 @@ def _detail(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
         return _daimyo_play(kit, state, action.role, args, t) if knows or revealed \
             else _plain(action, t)
     if verb == "choose_daimyo" and knows:
-        return t("Take {card}").format(card=_card(args["card"]))
+        return t("Take {card}").format(card=_card(args["card"], t))
     return _plain(action, t)
 
 
@@ -350,7 +361,7 @@ def _done(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
     if verb == "daimyo":
         return t("{player} uses the daimyo card").format(player=who)
     if verb == "choose_daimyo" and knows:
-        return t("{player} takes {card}").format(player=who, card=_card(args["card"]))
+        return t("{player} takes {card}").format(player=who, card=_card(args["card"], t))
     if verb == "choose_daimyo":
         return t("{player} takes a daimyo card, face down").format(player=who)
     return t("{player}: {action}").format(player=who, action=_plain(action, t))
