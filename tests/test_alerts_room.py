@@ -84,3 +84,14 @@ def test_a_change_while_paused_is_a_sentence_not_a_status_as_a_rule(tmp_path):
     assert undo.get_json()["rule"] is None
     assert translator("it", "companion.web")(PAUSED) != PAUSED  # the phone says it in Italian
     assert hub.view(actor)["paused"] is True
+
+
+def test_the_pairing_offers_the_tables_public_address_to_type_the_digits(tmp_path):
+    from companion.web.present import present
+
+    hub = played_hub(tmp_path, "sekigahara", actions=0, settle=False)
+    hub.offer_pairing("ishida", "http://192.168.1.20:8101")
+    offer = present(REFEREE, hub.view(REFEREE))["pairing"]["ishida"]
+    assert offer["address"] == "192.168.1.20:8101/play" and offer["qr"] and offer["digits"]
+    hub.claim_pairing(hub._offers["ishida"].secret)  # claimed: nothing left to type
+    assert present(REFEREE, hub.view(REFEREE))["pairing"]["ishida"]["address"] is None

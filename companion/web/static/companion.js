@@ -270,12 +270,6 @@ function renderAlert(alert) {
   }
 }
 
-function tableAddress(url) {
-  // The table's public address as the pairing link has it (the server's public URL), not the
-  // address this browser happens to use (127.0.0.1 on the referee's own machine).
-  try { const link = new URL(url); return link.host + "/play"; } catch (error) { return location.host + "/play"; }
-}
-
 function renderPairing(pairing) {
   // The referee's screen only: each role's QR code on offer, or the code the phone that
   // claimed it shows, to compare and confirm.
@@ -291,7 +285,7 @@ function renderPairing(pairing) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
       figure.append(el("figcaption", {}, fill(t("{side}: scan with the player's phone"), { side: roleName(role) })));
       if (offer.digits) {
-        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: tableAddress(offer.url) })),
+        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: offer.address || location.host + "/play" })),
           el("strong", { class: "digits", "data-digits": role }, offer.digits.slice(0, 3) + " " + offer.digits.slice(3)));
       }
     } else {
