@@ -141,11 +141,14 @@ def test_a_refused_card_is_said_in_italian_with_its_regions_and_unchanged_in_eng
     assert italian["message"] == "Tokuyama e Kyo non sono adiacenti"
     assert italian["fix"] == "Scegli una delle azioni consentite"
     assert english["legal"] and all("→" in words for words in english["legal"])
-    assert italian["legal"] == [words.replace("soldier", "soldato")
+    assert italian["legal"] == [words.replace("soldier", "soldato").replace("Scouting",
+                                                                             "Esplorazione")
                                 for words in english["legal"]]  # Esplorazione: 1 soldato ...
+    assert all(words.startswith("Scouting: ") for words in english["legal"])  # in English
     assert italian["summary"].startswith("Una volta per partita, invece di tirare")
     theirs = hub.view(BLUE, "it")["alert"]
-    assert theirs["message"] == "Un'azione di Rosso è stata rifiutata" and not theirs["fix"]
+    assert theirs["message"] == "Rosso: questa mossa non è consentita"
+    assert theirs["fix"] == "Rosso sceglie un'altra mossa"  # every alert says what to do
 
 
 # --- the table referee's alerts, through the hub ----------------------------------------------
@@ -179,7 +182,7 @@ def test_soldiers_the_dice_do_not_send_there_are_an_italian_alert_naming_the_reg
     # soldiers are public: the others read the fix too, in their language, not the message
     theirs = hub.view(BLUE, "it")["alert"]
     assert theirs["fix"] == italian["fix"]
-    assert theirs["message"] == "Un'azione di Rosso è stata rifiutata"
+    assert theirs["message"] == "Rosso: questa mossa non è consentita"
     assert hub.view(BLUE)["alert"]["fix"] == english["fix"]
 
 

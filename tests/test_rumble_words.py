@@ -134,11 +134,37 @@ def test_a_recorded_daimyo_play_is_named_to_everyone_in_the_log():
     action = Action(RED, "daimyo", {"to": "kiyosu", "soldiers": 1})
     for viewer in (BLUE, PUBLIC):
         assert game.rules.say_recorded(game.state, action, viewer) == \
-            "Oda Nobunaga: the daimyo and 1 soldier Kyo → Kiyosu"
+            "Red plays Oda Nobunaga: the daimyo and 1 soldier Kyo → Kiyosu"
         assert game.rules.say_recorded(game.state, action, viewer, "it").startswith(
-            "Oda Nobunaga: il daimyo")
+            "Rosso gioca Oda Nobunaga: il daimyo")
     choose = Action(RED, "choose_daimyo", {"card": "oda_nobunaga"})  # taking one stays hidden
-    assert "Oda" not in game.rules.say_recorded(game.state, choose, BLUE)
+    assert game.rules.say_recorded(game.state, choose, BLUE) == \
+        "Red takes a daimyo card, face down"
+    assert game.rules.say_recorded(game.state, choose, RED) == "Red takes Oda Nobunaga"
+
+
+def test_every_line_of_the_log_names_who_acted(tmp_path):
+    """Four players read one log: each player's line names its colour, in both languages
+    ("Red rolls the three dice", "Blue deploys 3 soldiers to Kyo"), to every viewer; the
+    buttons keep the imperative ("Roll the three dice")."""
+    from web_helpers import played_hub
+
+    hub = played_hub(tmp_path, "rumble_nation")
+    entries = hub.session.entries
+    players = [e for e in entries if e.action.role in hub.roles]
+    assert players
+    names = {"en": {"red": "Red", "blue": "Blue", "yellow": "Yellow", "black": "Black"},
+             "it": {"red": "Rosso", "blue": "Blu", "yellow": "Giallo", "black": "Nero"}}
+    for lang, named in names.items():
+        for viewer in (PUBLIC, REFEREE, BLUE):
+            log = {line["seq"]: line["words"] for line in hub.view(viewer, lang)["log"]}
+            for entry in players:
+                if entry.seq in log:
+                    assert log[entry.seq].startswith(named[entry.action.role] + " "), \
+                        log[entry.seq]
+    rolls = [e for e in players if e.action.verb == "roll"]
+    assert rolls and hub.log.words(rolls[0].seq, PUBLIC, "en") == \
+        f"{names['en'][rolls[0].action.role]} rolls the three dice"
 
 
 def test_each_kind_of_action_reads_in_italian_as_the_rulebook_says_it():
@@ -149,17 +175,17 @@ def test_each_kind_of_action_reads_in_italian_as_the_rulebook_says_it():
         Action(RED, "roll"): ("Roll the three dice", "Tira i 3 dadi"),
         Action(RED, "tactic", {"card": "diversivo", "from": "kyo", "to": "kiyosu",
                                "opponents": [BLUE, BLUE]}):
-            ("Diversivo: 1 red soldier and 2 blue soldiers Kyo → Kiyosu",
+            ("Diversion: 1 red soldier and 2 blue soldiers Kyo → Kiyosu",
              "Diversivo: 1 soldato rosso e 2 soldati blu Kyo → Kiyosu"),
         Action(RED, "tactic", {"card": "ritirata", "regions": ["kiyosu", "kyo"]}):
-            ("Ritirata: 2 soldiers back to the reserve (1 from Kiyosu, 1 from Kyo)",
+            ("Retreat: 2 soldiers back to the reserve (1 from Kiyosu, 1 from Kyo)",
              "Ritirata: 2 soldati tornano nella riserva (1 da Kiyosu, 1 da Kyo)"),
         Action(RED, "tactic", {"card": "ribellione", "region": "kyo", "opponent": BLUE}):
-            ("Ribellione: Kyo: 1 blue soldier back to the reserve, 1 red soldier in its place",
+            ("Rebellion: Kyo: 1 blue soldier back to the reserve, 1 red soldier in its place",
              "Ribellione: Kyo: 1 soldato blu torna nella riserva, 1 soldato rosso al suo "
              "posto"),
         Action(RED, "tactic", {"card": "ingresso_a_kyo", "moves": {"kiyosu": 1}}):
-            ("Ingresso a Kyo: 1 soldier → Kyo (1 from Kiyosu)",
+            ("Entering Kyo: 1 soldier → Kyo (1 from Kiyosu)",
              "Ingresso a Kyo: 1 soldato → Kyo (1 da Kiyosu)"),
         Action(RED, "daimyo", {"moves": [{"to": "kiyosu", "soldiers": 1},
                                          {"to": "oko", "soldiers": 1}]}):

@@ -96,7 +96,7 @@ def test_a_refused_move_reads_in_italian_with_its_block_and_places(tmp_path: Pat
         assert block not in text and english not in text and italian not in text
         assert not [s for s in hidden_from(hub, other) if s in text]
     assert hub.view(other, "it")["alert"]["message"] == \
-        f"Un'azione di {side_name(side)} è stata rifiutata"
+        f"{side_name(side)}: questa mossa non è consentita"
 
 
 def test_a_table_alert_reads_in_italian_and_the_other_side_reads_no_block(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_a_table_alert_reads_in_italian_and_the_other_side_reads_no_block(tmp_pa
     theirs, theirs_it = hub.view(other)["alert"], hub.view(other, "it")["alert"]
     assert theirs["fix"] == alert.public_fix == f"Put the {who} block back at {start}"
     assert theirs_it["fix"] == f"Rimettere il blocco {who} a {start}"
-    assert theirs_it["message"] == f"Un'azione di {who} è stata rifiutata"
+    assert theirs_it["message"] == f"{who}: questa mossa non è consentita"
     for shown in (theirs, theirs_it):
         text = str(shown)
         assert block not in text and english not in text and italian not in text

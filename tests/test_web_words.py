@@ -130,9 +130,9 @@ def test_an_alert_carries_its_rule_summary_and_fix_and_the_others_read_no_hidden
     mine, theirs = hub.view(actor)["alert"], hub.view(other)["alert"]
     assert mine["fix"] == "put the Fukushima cavalry back at Kiyosu"
     assert "Fukushima" not in str(theirs) and theirs["fix"] == "put the block back at Kiyosu"
-    assert theirs["message"] == f"An action by {actor.capitalize()} was refused"
+    assert theirs["message"] == f"{actor.capitalize()}: this move is not allowed"
     assert hub.view(other, "it")["alert"]["message"] == \
-        f"Un'azione di {actor.capitalize()} è stata rifiutata"
+        f"{actor.capitalize()}: questa mossa non è consentita"
     assert mine["summary"] == hub.session.game.rules.rule_summary("7.3.1")
 
 

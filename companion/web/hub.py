@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import CHANCE, PUBLIC, REFEREE, Action, Alert, Cause, IllegalAction, say
-from companion.engine.core.sentence import from_data, to_data
+from companion.engine.core.sentence import Sentence, from_data, to_data
 from companion.i18n import DEFAULT
 from companion.inputs.events import CardScanned
 from companion.record.session import Session, UndoRefused
@@ -27,11 +27,13 @@ from companion.web.about import GameAbout, describe
 from companion.web.gamelog import GameLog
 from companion.web.replays import outcome_said, sentences_in
 
-__all__ = ["NOT_YOUR_CARD", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
+__all__ = ["NOT_YOUR_CARD", "PAUSED", "Alert", "Hub", "PairingGone", "Tokens", "source_of"]
 
 NOT_YOUR_CARD = "this screen sends only its own side's cards, when they can be played"
 """The one refusal of a code typed on a phone that is not its side's to play now: the same
 words whatever the code, so that trying codes tells nothing about the other side's cards."""
+PAUSED = "The game is paused by the referee"
+"""The one answer to a change a phone attempts while the referee has paused the game."""
 PAIRING_TTL = 600.0
 """Seconds a pairing offer stays valid: a photographed QR code is no use later."""
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY34679"
@@ -267,12 +269,18 @@ class Hub:
                 for n, a in enumerate(legal)]
 
     def _alert_for(self, role: str, lang: str) -> dict[str, Any] | None:
-        """The alert as `role` may read it, with the rule's summary in `lang`."""
+        """The alert as `role` may read it, with the rule's summary in `lang`, a title and
+        always a line saying what to do. The chance role is never named as the offender: a
+        wrong draw or roll says which entry was wrong and that the referee enters it again."""
         if self.alert is None:
             return None
         shown = self.alert.for_role(role)
         rules = self.session.game.rules
         translate = sentences_in(rules, lang)
+        actor = self.alert.role
+        shown["title"] = "Entered wrongly" if actor == CHANCE else "Not allowed"
+        if role not in (actor or REFEREE, REFEREE):
+            shown["message"] = self._public_message(actor, lang)
         shown["message"] = say(shown["message"], translate)
         shown["summary"] = rules.rule_summary(self.alert.rule, lang)
         if shown["legal"] and len(self._alternatives) == len(self.alert.legal):
@@ -280,9 +288,41 @@ class Hub:
             shown["legal"] = [rules.say(state, a, role, lang) for a in self._alternatives]
         else:  # words without actions behind them (level names, a table alert's choices)
             shown["legal"] = [say(word, translate) for word in shown["legal"]]
-        if shown.get("fix"):
-            shown["fix"] = say(shown["fix"], translate)
+        shown["fix"] = say(shown.get("fix") or self._default_fix(actor, role), translate)
+        shown["title"] = say(shown["title"], translate)
         return shown
+
+    def _entry(self, lang: str) -> str:
+        """The chance step waiting to be entered, as the referee's pickers title it ("Ishida
+        draws 2 blocks for Osaka", "Roll for the initiative"); a plain phrase without one."""
+        game = self.session.game
+        picks = game.rules.picks(game.state, lang) if CHANCE in game.to_move() else []
+        return picks[0].title if picks else ""
+
+    def _public_message(self, actor: str | None, lang: str) -> Sentence:
+        """What everyone but the acting side reads of a refusal: who, in the players' words
+        (the message may name the actor's hidden pieces); for a wrong draw or roll, which
+        entry, never the chance role."""
+        if actor == CHANCE:
+            entry = self._entry(lang)
+            if entry:
+                return Sentence("What was entered does not fit the rules: {entry}",
+                                entry=entry)
+            return Sentence("What was entered for a draw or a die roll does not fit the rules")
+        if actor is None or actor == REFEREE:
+            return Sentence("The table shows something the rules do not allow")
+        return Sentence("{side}: this move is not allowed", side=Sentence(actor.capitalize()))
+
+    @staticmethod
+    def _default_fix(actor: str | None, viewer: str) -> Sentence:
+        """What to do when the rules gave no fix of their own: every alert says one."""
+        if actor == CHANCE:
+            return Sentence("The referee enters it again, as it lies on the table")
+        if actor is None or actor == REFEREE:
+            return Sentence("Put the pieces back as the rule says, then go on")
+        if viewer in (actor, REFEREE):
+            return Sentence("Choose another move: the rule above says what is allowed")
+        return Sentence("{side} chooses another move", side=Sentence(actor.capitalize()))
 
     def _undo_request_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """A player's waiting undo request: the referee sees what it would take back."""
@@ -301,7 +341,7 @@ class Hub:
         if role not in (action.role, REFEREE):
             raise PermissionError(f"the {role} device cannot act for {action.role}")
         if self.paused and role != REFEREE:
-            raise PermissionError("the referee has paused the game")
+            raise PermissionError(PAUSED)
         with self._lock:
             before, lines = self.session.game.state, len(self.session.entries)
             try:
@@ -497,7 +537,7 @@ class Hub:
         with self._lock:
             if role != REFEREE:
                 if self.paused:
-                    raise PermissionError("the referee has paused the game")
+                    raise PermissionError(PAUSED)
                 last = self.session.last_in_force
                 if last is None or last.action.role != role:
                     raise PermissionError("a phone takes back only its own last action: "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 
@@ -22,8 +23,17 @@ def qr_svg(text: str) -> str:
 
 def present(role: str, view: dict[str, Any]) -> dict[str, Any]:
     """The message for a screen of `role`: the view, with pairing links drawn as QR codes
-    (only the referee's view has any)."""
+    (only the referee's view has any), and the table's address a phone types instead."""
     pairing = {who: {"qr": qr_svg(offer["url"]) if offer.get("url") else None,
-                     "digits": offer.get("digits"), "code": offer.get("code")}
+                     "digits": offer.get("digits"), "code": offer.get("code"),
+                     "address": _address(offer.get("url"))}
                for who, offer in view.get("pairing", {}).items()}
     return {"role": role, **view, "pairing": pairing}
+
+
+def _address(url: str | None) -> str | None:
+    """Where a phone opens to type the six digits: the pairing link's host (the table's
+    public address), never the address the referee's browser happens to use."""
+    if not url:
+        return None
+    return urlsplit(url).netloc + "/play"

@@ -136,7 +136,14 @@ const MEEPLE = "M25 1a9.5 9.5 0 1 1 0 19a9.5 9.5 0 1 1 0-19z M15 21h20q14 2 14 1
 
 function paint(colour) { return COLOURS[colour] || ["#777", "#fff"]; }
 function sum(values) { return values.reduce((a, b) => a + b, 0); }
+// The tactic cards' titles in the screen's language: English here, the Italian edition's printed
+// titles from the catalog (locales/it/words.po); a daimyo card is its daimyo's name.
+const TACTIC_TITLES = { esplorazione: "Scouting", oltre_le_montagne: "Over the Mountains", marina: "Navy",
+  squadra_di_riserva: "Reserve Squad", ninja: "Ninja", ingresso_a_kyo: "Entering Kyo", supporto: "Support",
+  ribellione: "Rebellion", esilio: "Exile", prigionia: "Imprisonment", diversivo: "Diversion", ritirata: "Retreat" };
+
 function cardName(card) {
+  if (TACTIC_TITLES[card]) return t(TACTIC_TITLES[card]);
   return String(card).split("_").map((w, i) => LONG_VOWELS[w] || (i > 0 && LOWER.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
 

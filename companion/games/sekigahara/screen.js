@@ -816,6 +816,12 @@ function weekTiles(view, sides, el, t) {
   return tiles;
 }
 
+function placeName(id, where, t) {
+  // A place by the name the board prints: a location's, a box's title, never its id.
+  if (where[id]) return where[id].name;
+  return t(BOX_TITLE[id] || id.replaceAll("_", " "));
+}
+
 function weekNotes(view, el, t, where) {
   const notes = [];
   if (view.reinforcements) {
@@ -827,7 +833,7 @@ function weekNotes(view, el, t, where) {
   }
   for (const draw of view.pending_draws || []) {
     notes.push(fill(t("Waiting for a draw: {side} {n} {kind}"), { side: sideName(draw.side, t), n: draw.count, kind: DRAW_KINDS[draw.kind] ? t(DRAW_KINDS[draw.kind]) : draw.kind })
-      + (draw.to ? " → " + (where[draw.to] || { name: draw.to }).name : ""));
+      + (draw.to ? " → " + placeName(draw.to, where, t) : ""));
   }
   if (view.outcome) notes.push(fill(t("Result: {winner} ({how})"), { winner: view.outcome.winner ? sideName(view.outcome.winner, t) : t("draw"), how: String(view.outcome.termination || "").replaceAll("_", " ") }));
   return notes.map((n) => el("p", { class: "note" }, n));

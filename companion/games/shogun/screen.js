@@ -546,9 +546,22 @@ function effectWords(effect, t) {
   }
 }
 
+// The event cards' titles in the screen's language: English here, the Italian edition's printed
+// titles from the catalog (locales/it/words.po), as the kit's data has them.
+const EVENT_TITLES = { good_harvest: "Good harvest", poor_harvest: "Poor harvest", tax_relief: "Tax relief",
+  trade_boom: "Trade boom", masons: "Masons", monks: "Monks", festival: "Festival", recruits: "Recruits",
+  desertion: "Desertion", unrest: "Unrest", militia: "Militia", storms: "Storms" };
+
+function eventTitle(event, t) { return EVENT_TITLES[event.id] ? t(EVENT_TITLES[event.id]) : event.name; }
+
+function chestsCard(chests, t) {
+  // "1 chest card", "3 chests card": the catalogs say each in Italian.
+  return chests === 1 ? t("1 chest card") : fill(t("{chests} chests card"), { chests });
+}
+
 function eventItem(el, event, t, now) {
   const item = el("li", { "data-event": event.id });
-  item.append(el("span", { class: "sg-card" + (now ? " event-now" : "") }, event.name), document.createTextNode(" "));
+  item.append(el("span", { class: "sg-card" + (now ? " event-now" : "") }, eventTitle(event, t)), document.createTextNode(" "));
   const effects = (event.effects || []).map((e) => effectWords(e, t));
   effects.push(fill(t("winter: {n} rice lost"), { n: event.rice_loss }));
   item.append(el("small", {}, effects.join("; ")));
@@ -602,7 +615,7 @@ function renderRound(box, view, draw) {
 function cardWords(card, draw) {
   const { t, provinceNames } = draw;
   const chests = chestValue(card);
-  if (chests !== null) return fill(t("{chests} chests card"), { chests });
+  if (chests !== null) return chestsCard(chests, t);
   return provinceNames[card] || String(card);
 }
 
@@ -652,7 +665,7 @@ function renderWinter(box, view, draw) {
       item.append(swatch(el, p, short[p]), document.createTextNode(" " + fill(t("{rice} rice for {provinces} provinces: {short} short"), { rice: after, provinces: own, short: short_ })));
       lines.append(item);
     }
-    if (!winter && left && events[left]) box.append(el("p", {}, fill(t("The event card left ({event}) takes {n} rice from everyone."), { event: events[left].name, n: loss })));
+    if (!winter && left && events[left]) box.append(el("p", {}, fill(t("The event card left ({event}) takes {n} rice from everyone."), { event: eventTitle(events[left], t), n: loss })));
     box.append(lines);
   }
   const revolts = view.revolts || {};
@@ -697,7 +710,7 @@ function planEntry(box, view, state, draw, shell) {
   let picked = null;
   const describe = (card) => {
     const v = chestValue(card);
-    if (v !== null) return fill(t("{chests} chests card"), { chests: v });
+    if (v !== null) return chestsCard(v, t);
     const c = cards[card];
     return (provinceNames[card] || card) + (c ? " (" + fill(t("rice {rice} · taxes {taxes}"), { rice: c.rice, taxes: c.taxes }) + ")" : "");
   };

@@ -208,12 +208,17 @@ function renderHeader(state) {
   const banner = panel("banner");
   if (banner) {
     let text = "";
-    if (screen && typeof screen.banner === "function") {
+    if (state.paused) {
+      text = t("PAUSED · the referee has paused the game");
+    } else if (screen && typeof screen.banner === "function") {
       try { text = screen.banner(state) || ""; } catch (error) { console.error(error); }
     }
     banner.textContent = text || statusLine(state).toUpperCase();
-    show(banner, page === "table" && Boolean(banner.textContent));
+    banner.classList.toggle("paused", Boolean(state.paused));
+    show(banner, (page === "table" || Boolean(state.paused)) && Boolean(banner.textContent));
   }
+  const pill = panel("paused-pill");
+  if (pill) { pill.textContent = t("PAUSED"); show(pill, Boolean(state.paused)); }
   const mine = isPlayer(state.role) && (state.to_move || []).includes(state.role) && !(state.view || {}).outcome;
   document.body.classList.toggle("my-turn", mine);
 }
@@ -242,17 +247,25 @@ function ruleRef(rule, summary) {
 }
 
 function renderAlert(alert) {
+  // An alert stops the table: a wide band above everything, in large type (read from 1.5 m on
+  // the shared table), with its title and rule, the rule in one line, what was wrong and what
+  // to do. A refusal that is not a rule's (the game paused, a pairing gone) has no rule number.
   const box = panel("alert");
   if (!box) return;
   show(box, Boolean(alert));
+  document.body.classList.toggle("alerting", Boolean(alert));
   if (!alert) return;
-  const heading = el("h2", {}, t("Not allowed") + " · ");
-  heading.append(ruleRef(alert.rule, alert.summary));
+  const heading = el("h2", { class: "alert-title" }, alert.title || t("Not allowed"));
+  if (alert.rule) { heading.append(" · "); heading.append(ruleRef(alert.rule, alert.summary)); }
   box.replaceChildren(heading);
-  if (alert.summary) box.append(el("p", { class: "summary" }, alert.summary));
   if (alert.message) box.append(el("p", { class: "message" }, alert.message));
-  if (alert.fix) box.append(el("p", { class: "fix" }, "→ " + alert.fix));
-  if (alert.legal && alert.legal.length) {
+  if (alert.summary) box.append(el("p", { class: "summary" }, fill(t("The rule: {summary}"), { summary: alert.summary })));
+  if (alert.fix) {
+    const fix = el("p", { class: "fix" });
+    fix.append(el("strong", {}, t("What to do:")), " " + alert.fix);
+    box.append(fix);
+  }
+  if (alert.legal && alert.legal.length && page !== "table") {
     box.append(el("p", { class: "legal" }, t("Allowed instead:") + " " + alert.legal.slice(0, 6).join("; ")));
   }
 }
@@ -272,12 +285,12 @@ function renderPairing(pairing) {
       figure.innerHTML = offer.qr;  // an SVG drawn by the server from the pairing link
       figure.append(el("figcaption", {}, fill(t("{side}: scan with the player's phone"), { side: roleName(role) })));
       if (offer.digits) {
-        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: location.host + "/play" })),
+        figure.append(el("p", { class: "pair-digits" }, fill(t("or open {address} and type"), { address: offer.address || location.host + "/play" })),
           el("strong", { class: "digits", "data-digits": role }, offer.digits.slice(0, 3) + " " + offer.digits.slice(3)));
       }
     } else {
       figure.append(el("p", { class: "pair-code" }, offer.code));
-      const confirm = el("button", { "data-confirm": role }, fill(t("Confirm: {side}'s phone shows {code}"), { side: roleName(role), code: offer.code }));
+      const confirm = el("button", { "data-confirm": role }, fill(t("Confirm: the phone for {side} shows {code}"), { side: roleName(role), code: offer.code }));
       confirm.addEventListener("click", () =>
         post("/api/pair/" + encodeURIComponent(role) + "/confirm", { code: offer.code }));
       figure.append(confirm);
@@ -333,9 +346,20 @@ async function claimPairing(secret = pairSecret) {
 }
 
 async function problem(response) {
-  const body = await response.json().catch(() => ({ message: response.statusText }));
-  renderAlert({ rule: body.rule || String(response.status), summary: "", message: body.message || "", fix: "", legal: body.legal || [] });
+  // A refused request. A rule's refusal is the hub's alert, which the view brings in this
+  // screen's language with the rule's summary and what to do; anything else (the game paused,
+  // a pairing gone) is said as a sentence, never with an HTTP status for a rule.
+  const body = await response.json().catch(() => ({}));
   tone(SOUNDS.illegal);
+  if (response.status === 422 && body.rule && body.rule !== "undo") {
+    const state = await json("/api/view").catch(() => null);
+    if (state && state.alert) { if (state.version >= lastVersion) render(state); return; }
+  }
+  const paused = response.status === 403 && current && current.paused;
+  renderAlert({ title: t(paused ? "Paused" : "Not done"), rule: "", summary: "",
+    message: t(body.message || response.statusText || ""),
+    fix: t(paused ? "Wait until the referee resumes the game" : "Ask the referee if this seems wrong"),
+    legal: [] });
 }
 
 async function act(body) {
@@ -360,7 +384,13 @@ function confirmDialog(text, yes = "Confirm") {
 }
 
 async function choose(choice) {
-  // A legal action chosen on a screen (a button, the board): confirmed, then sent.
+  // A legal action chosen on a screen (a button, the board): confirmed, then sent. While the
+  // referee has paused the game, a phone says so instead of asking.
+  if (page === "play" && current && current.paused) {
+    renderAlert({ title: t("Paused"), rule: "", summary: "", message: t("The game is paused by the referee"),
+      fix: t("Wait until the referee resumes the game"), legal: [] });
+    return false;
+  }
   if (!(await confirmDialog(choice.words))) return false;
   return act({ text: choice.text });
 }
@@ -369,7 +399,8 @@ function renderOptions(state) {
   const box = panel("options");
   if (!box) return;
   const choices = state.choices || [];
-  const mine = page !== "table" && choices.length > 0;
+  const held = state.paused && page === "play";  // paused: a phone offers nothing to tap
+  const mine = page !== "table" && choices.length > 0 && !held;
   show(box, mine);
   if (!mine) return;
   box.replaceChildren(el("h2", {}, t("What you may do")));
@@ -452,7 +483,7 @@ function renderLog(state) {
   show(box, lines.length > 0);
   const list = el("ol", { class: "log", reversed: "" });
   for (const line of lines.slice().reverse()) {
-    const item = el("li", { "data-seq": String(line.seq), class: line.undone ? "undone" : "" });
+    const item = el("li", { "data-seq": String(line.seq), value: String(line.seq), class: line.undone ? "undone" : "" });
     item.append(el("span", { class: "log-words" }, line.words));
     const meta = el("span", { class: "log-meta" }, t(SOURCES[line.source] || line.source));
     if (line.rule) { meta.append(" · "); meta.append(ruleRef(line.rule, line.summary)); }
@@ -562,7 +593,11 @@ function renderPicks(state) {
   if (box.dataset.key === key) return;  // keep what the referee is choosing
   box.dataset.key = key;
   box.replaceChildren(el("h2", {}, t("Enter what was drawn")));
-  for (const pick of picks.slice(0, 20)) {
+  // The next entry open; the others folded away, so the referee's screen keeps the question,
+  // the alerts and the pairing in sight (a Sekigahara set-up has 14 draws to enter).
+  const later = el("details", { class: "picks-later" });
+  if (picks.length > 1) later.append(el("summary", {}, fill(t("{n} more to enter"), { n: picks.length - 1 })));
+  for (const [n, pick] of picks.slice(0, 20).entries()) {
     const form = el("form", { class: "pick", "data-verb": pick.verb });
     form.append(el("h3", {}, pick.title));
     const fields = pick.fields.map(pickerField);
@@ -585,8 +620,9 @@ function renderPicks(state) {
         await act({ role: "chance", verb: pick.verb, args });
       }
     });
-    box.append(form);
+    (n === 0 ? box : later).append(form);
   }
+  if (picks.length > 1) box.append(later);
 }
 
 function renderSetCheck(state) {
@@ -692,7 +728,7 @@ function refereeTools() {
     const unpair = el("button", { "data-unpair": role, class: "unpair" }, fill(t("Unpair {side}"), { side: roleName(role) }));
     unpair.addEventListener("click", async () => {
       // One tap (and a confirmation): the role's phones lose their pairing at once.
-      if (!(await confirmDialog(fill(t("Unpair {side}'s phone? It will need pairing again."), { side: roleName(role) }), "Unpair"))) return;
+      if (!(await confirmDialog(fill(t("Unpair the phone for {side}? It will need pairing again."), { side: roleName(role) }), "Unpair"))) return;
       const response = await api("/api/pair/" + encodeURIComponent(role), { method: "DELETE", body: "{}" });
       if (!response.ok) await problem(response);
     });

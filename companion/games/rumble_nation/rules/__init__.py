@@ -206,10 +206,9 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
     def say_recorded(self, state: RNState, action: Action, viewer: str,
                      lang: str = "en") -> str:
         """A daimyo card is turned face up as it is played (8.3): once recorded, its play is
-        said to everyone as its holder reads it; the offer of it stays the holder's."""
-        if action.verb == "daimyo" and action.role in self.roles:
-            return words.say(self.kit, state, action, action.role, lang)
-        return self.say(state, action, viewer, lang)
+        said to everyone as its holder reads it; the offer of it stays the holder's. Each line
+        names who acted ("Red deploys 3 soldiers to Kyo"): four players read one log."""
+        return words.said_done(self.kit, state, action, viewer, lang)
 
     def rule_summary(self, rule: str, lang: str = "en") -> str:
         """`data/rule_summaries.yaml`, a sub-rule falling back to its section's line."""

@@ -48,7 +48,7 @@ from companion.i18n import Translate, language, rule_summaries, translator
 from companion.i18n import rule_summary as said_summary
 
 __all__ = ["PACKAGE", "both", "card_name", "either", "joined", "player", "player_name",
-           "region_name", "rule_summary", "say", "summaries", "translate"]
+           "region_name", "rule_summary", "said_done", "say", "summaries", "translate"]
 
 PACKAGE = "companion.games.rumble_nation"
 """Where the catalogs (`locales/<lang>/*.po`) and the rule summaries (`data/`) live."""
@@ -70,9 +70,20 @@ def player_name(t: Translate, colour: str) -> str:
     return names.get(colour, colour.replace("_", " ").capitalize())
 
 
-def _card(card: Any) -> str:
-    """A card by its printed title; an id no card has is a bug to surface, never said raw."""
-    return CARD_NAMES[str(card)]
+def _tactic_titles(t: Translate) -> dict[str, str]:
+    """The tactic cards' titles in the screen's language: English in English, the Italian
+    edition's printed titles in Italian (`locales/it/words.po`)."""
+    return {"esplorazione": t("Scouting"), "oltre_le_montagne": t("Over the Mountains"),
+            "marina": t("Navy"), "squadra_di_riserva": t("Reserve Squad"), "ninja": t("Ninja"),
+            "ingresso_a_kyo": t("Entering Kyo"), "supporto": t("Support"),
+            "ribellione": t("Rebellion"), "esilio": t("Exile"), "prigionia": t("Imprisonment"),
+            "diversivo": t("Diversion"), "ritirata": t("Retreat")}
+
+
+def _card(card: Any, t: Translate) -> str:
+    """A card by its title in the screen's language (a daimyo card by its daimyo's name); an
+    id no card has is a bug to surface, never said raw."""
+    return _tactic_titles(t).get(str(card)) or CARD_NAMES[str(card)]
 
 
 def _place(kit: RumbleNationKit, region: Any) -> str:
@@ -127,13 +138,18 @@ def _units(t: Translate, units: int, daimyo: bool) -> str:
 
 
 def _deploy(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, Any],
-            t: Translate) -> str:
+            t: Translate, done: bool = False) -> str:
+    """A deployment as its button offers it ("Deploy 3 soldiers to Kyo") or, `done`, as the
+    log tells it, naming who ("Red deploys 3 soldiers to Kyo")."""
     placed = deployment(state, role, args.get("pair"))
     i, j = placed.pair
-    return t("Deploy {units} to {region} ({pair} and {die})").format(
-        units=_units(t, placed.units, bool(args.get("daimyo"))),
-        region=_place(kit, placed.region), pair=f"{state.dice[i]}+{state.dice[j]}",
-        die=placed.die)
+    said = {"units": _units(t, placed.units, bool(args.get("daimyo"))),
+            "region": _place(kit, placed.region), "pair": f"{state.dice[i]}+{state.dice[j]}",
+            "die": placed.die}
+    if done:
+        return t("{player} deploys {units} to {region} ({pair} and {die})").format(
+            player=player_name(t, role), **said)
+    return t("Deploy {units} to {region} ({pair} and {die})").format(**said)
 
 
 # --- what a card's moves look like (5.1.2, 8.3) ------------------------------------------------
@@ -204,7 +220,7 @@ def _tactic(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[str, 
     """What the card does, said from the moves the rules make of it (5.1.2)."""
     card = str(args.get("card"))
     moves = tactic_moves(Batch(kit, state), role, args)
-    return f"{_card(card)}: {TACTIC_WORDS[card](kit, t, role, moves)}"
+    return f"{_card(card, t)}: {TACTIC_WORDS[card](kit, t, role, moves)}"
 
 
 # --- the daimyo cards (8) ----------------------------------------------------------------------
@@ -244,7 +260,7 @@ def _daimyo_play(kit: RumbleNationKit, state: RNState, role: str, args: Mapping[
         said = _from_reserve(kit, t, role, moves)
     else:
         said = _swaps(kit, t, role, moves)
-    return f"{_card(card)}: {said}"
+    return f"{_card(card, t)}: {said}"
 
 
 # --- chance and the referee --------------------------------------------------------------------
@@ -257,8 +273,8 @@ def _setup(state: RNState, args: Mapping[str, Any], t: Translate, knows: bool) -
     the views do."""
     parts = [t("Castles shuffled onto the regions"),
              t("tactic cards on display: {cards}").format(
-                 cards=", ".join(_card(c) for c in args["tactics"]))]
-    offer = [_card(c) for c in args.get("daimyo", ())] if knows else []
+                 cards=", ".join(_card(c, t) for c in args["tactics"]))]
+    offer = [_card(c, t) for c in args.get("daimyo", ())] if knows else []
     if offer:
         parts.append(t("daimyo cards on offer: {cards}").format(cards=", ".join(offer)))
     parts.append(t("first player: {player}").format(
@@ -311,7 +327,7 @@ def _detail(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
         return _daimyo_play(kit, state, action.role, args, t) if knows or revealed \
             else _plain(action, t)
     if verb == "choose_daimyo" and knows:
-        return t("Take {card}").format(card=_card(args["card"]))
+        return t("Take {card}").format(card=_card(args["card"], t))
     return _plain(action, t)
 
 
@@ -323,6 +339,43 @@ def say(kit: RumbleNationKit, state: RNState, action: Action, viewer: str | None
     rather than as a verb in plain text on a screen."""
     knows = viewer is None or viewer in (action.role, REFEREE)
     return _detail(kit, state, action, knows, translate(lang))
+
+
+def _done(kit: RumbleNationKit, state: RNState, action: Action, knows: bool,
+          t: Translate) -> str:
+    """A player's recorded action as the log tells it, naming who acted, as the players call
+    each other: "Red rolls the three dice", "Red deploys 3 soldiers to Kyo (3+4 and 5)"."""
+    args, verb, who = action.args, action.verb, player_name(t, action.role)
+    if verb == "roll":
+        return t("{player} rolls the three dice").format(player=who)
+    if verb == "reroll":
+        return t("{player} rerolls all three dice").format(player=who)
+    if verb == "deploy":
+        return _deploy(kit, state, action.role, args, t, done=True)
+    if verb == "tactic":
+        return t("{player} plays {play}").format(
+            player=who, play=_tactic(kit, state, action.role, args, t))
+    if verb == "daimyo" and (knows or action.role in state.daimyo_used):
+        return t("{player} plays {play}").format(
+            player=who, play=_daimyo_play(kit, state, action.role, args, t))
+    if verb == "daimyo":
+        return t("{player} uses the daimyo card").format(player=who)
+    if verb == "choose_daimyo" and knows:
+        return t("{player} takes {card}").format(player=who, card=_card(args["card"], t))
+    if verb == "choose_daimyo":
+        return t("{player} takes a daimyo card, face down").format(player=who)
+    return t("{player}: {action}").format(player=who, action=_plain(action, t))
+
+
+def said_done(kit: RumbleNationKit, state: RNState, action: Action, viewer: str,
+              lang: str = "en") -> str:
+    """A recorded action (the game log, the replay's moves) for `viewer` in `lang`: a
+    player's action names who acted; chance's and the referee's read as `say` has them. A
+    daimyo card is face up once played (8.3): its play is named to everyone."""
+    if action.role in (CHANCE, REFEREE) or action.role not in state.players:
+        return say(kit, state, action, viewer, lang)
+    knows = viewer in (action.role, REFEREE) or action.verb == "daimyo"
+    return _done(kit, state, action, knows, translate(lang))
 
 
 # --- the rules in one line ---------------------------------------------------------------------

@@ -51,19 +51,33 @@ def player_name(t: Translate, colour: Any) -> str:
     return t(COLOURS[colour])
 
 
+def _event_titles(t: Translate) -> dict[str, str]:
+    """The event cards' titles in the screen's language: English in English, the Italian
+    edition's printed titles in Italian (`locales/it/words.po`, as `data/events.yaml` has
+    them)."""
+    return {"good_harvest": t("Good harvest"), "poor_harvest": t("Poor harvest"),
+            "tax_relief": t("Tax relief"), "trade_boom": t("Trade boom"),
+            "masons": t("Masons"), "monks": t("Monks"), "festival": t("Festival"),
+            "recruits": t("Recruits"), "desertion": t("Desertion"), "unrest": t("Unrest"),
+            "militia": t("Militia"), "storms": t("Storms")}
+
+
 def card_name(kit: ShogunKit, state: ShogunState, t: Translate, card: Any) -> str:
     """A province by its name, a war-chest card by its chests, an action, special or event
     card by its title; an id that names no card is a bug to surface (KeyError), never said
     raw."""
     text = str(card)
-    if chest_value(text) is not None:
-        return t("{chests} chests card").format(chests=chest_value(text))
+    chests = chest_value(text)
+    if chests == 1:
+        return t("1 chest card")
+    if chests is not None:
+        return t("{chests} chests card").format(chests=chests)
     if text in ACTION_NAMES:
         return t(ACTION_NAMES[text])
     if text in SPECIAL_NAMES:
         return t(SPECIAL_NAMES[text])
     if text in kit.event:
-        return kit.event[text].name
+        return _event_titles(t).get(text) or kit.event[text].name
     return kit.provinces(state.side)[text].name
 
 
