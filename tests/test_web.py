@@ -140,7 +140,7 @@ def test_pairing_is_one_time_confirmed_by_the_referee_and_revoked_by_a_new_offer
     assert client.post("/api/pair/claim", json={"pair": secret}).status_code == 410  # once
     assert not_yet_valid(client, device)  # claimed, not confirmed: no view, and it says why
     assert client.get("/api/view", headers=referee).get_json()["pairing"]["red"] == {
-        "qr": None, "digits": None, "code": code}
+        "qr": None, "digits": None, "code": code, "address": None}
     assert client.post("/api/pair/red/confirm", headers=referee,
                        json={"code": "ZZZZ"}).status_code == 403
     assert client.post("/api/pair/red/confirm", headers=bearer(tokens["red"]),
