@@ -1,8 +1,9 @@
 """What Shogun asks of a drawn board (`companion kit author shogun`).
 
 The rulebook does not print Shogun's board, so a user enters their own copy's: one side of the
-board per photo (sun or moon, or the transcribed side corrected), each province with its region, building spaces and 3-player mark,
-the province card's rice and taxes, and its neighbours by land and sea. The bounds, the sides
+board per photo (sun or moon, or the transcribed side corrected), each province with its region,
+building spaces and 3-player mark, the province card's rice and taxes, and its neighbours by
+land and sea. The bounds, the sides
 and the link kinds come from the kit's own models, so the page cannot allow what the kit
 refuses.
 

@@ -69,7 +69,8 @@ def throw_battle(b: Batch, player: str, origin: str, target: str, armies: int,
     a neutral province (the round's event may add some); the tray's cubes go in too. 3.2:
     each side whose `extra` is true adds an army from its individual supply (the +1 attack
     and +1 defence cards); a round's castle_defence event adds its armies from the supply of
-    a defender whose province has a castle. After `declare_battle` the provinces' armies are already out."""
+    a defender whose province has a castle. After `declare_battle` the provinces' armies are
+    already out."""
     state = b.state
     defender = state.owner.get(target)
     declared = state.pending if state.pending and state.pending["kind"] == "defence" else None
