@@ -138,3 +138,15 @@ def test_hardware_plan_says_when_a_mount_is_above_a_usual_ceiling() -> None:
     assert "use the wider 8 mm lens (mount 169 cm above the table)" in lines[twelve + 1]
     eight = next(n for n, line in enumerate(lines) if "8.0 mm lens: mount" in line)
     assert "ceiling" not in lines[eight + 1]
+
+
+def test_rules_points_at_text_an_installed_companion_has() -> None:
+    """No rulebook file of the project's sources: each game's rules one line each, in the
+    language asked (the summaries shipped in its package)."""
+    listed = CliRunner().invoke(main, ["rules"])
+    assert listed.exit_code == 0 and "shared/seeds" not in listed.output
+    assert "rules: `companion rules shogun`" in listed.output
+    shown = CliRunner().invoke(main, ["rules", "rumble", "--lang", "it"])
+    assert shown.exit_code == 0, shown.output
+    assert "Rumble Nation: the rules one line each" in shown.output
+    assert "La mappa ha 11 regioni" in shown.output
