@@ -63,9 +63,8 @@ AREA_FIELDS = (
 )
 KIT_FIELDS = (
     KitField("side", "Board side in the photo", "choice", required=True, choices=SIDES,
-             default="sun", help="sun or moon as printed on your board (or 'transcribed' to "
-                                 "correct the transcribed side); the other sides are kept as "
-                                 "the kit has them"),
+             default="sun",
+             help="sun or moon as printed, or transcribed to correct that side; the others stay"),
     KitField("title", "Kit title", "text", help="shown by companion kit check"),
 )
 
