@@ -106,7 +106,7 @@ def test_the_charuco_sheet_reads_back_at_its_size(tmp_path):
     result = CliRunner().invoke(main, ["print-tags", "--out", str(tmp_path / "t.pdf"),
                                        "--count", "1", "--charuco"])
     assert result.exit_code == 0, result.output
-    subprocess.run(["pdftoppm", "-r", "150", "-png", str(tmp_path / "t-charuco.pdf"),
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(tmp_path / "t.pdf"),
                     str(tmp_path / "page")], check=True)
     page = cv2.imread(str(next(tmp_path.glob("page*.png"))), cv2.IMREAD_GRAYSCALE)
     corners, ids, _, _ = cv2.aruco.CharucoDetector(CHARUCO.board()).detectBoard(page)

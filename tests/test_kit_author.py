@@ -504,7 +504,7 @@ def test_a_shogun_province_is_drawn_and_the_kit_check_is_shown(browser, tmp_path
         page.click("#write")
         page.wait_for_selector("#write-result.bad")
         kit_wide = page.locator("#problems li.of-kit").all_inner_texts()
-        assert any("province cards, not 53 (Componenti)" in i for i in kit_wide)
+        assert any("sun and moon sides, not 53 (Componenti)" in i for i in kit_wide)
         assert any("marked unused with 3 players on the sun side, not 8" in i
                    for i in kit_wide)
         _shot(page, "kit-author-shogun-written")

@@ -22,7 +22,7 @@ KIT = load_kit("shogun")
 def test_every_province_card_event_and_action_card_has_one_label():
     labels = card_labels(KIT)
     ids = [card for card, _ in labels]
-    assert len(ids) == len(set(ids)) == 53 + 12 + 10
+    assert len(ids) == len(set(ids)) == 45 + 53 + 12 + 10  # transcribed, example, events, actions
     assert {c.id for c in KIT.cards} <= set(ids)
     assert {f"{EVENT_PREFIX}{e.id}" for e in KIT.events} <= set(ids)
     assert {f"{ACTION_PREFIX}{a}" for a in ACTIONS} <= set(ids)
@@ -35,7 +35,7 @@ def test_every_province_card_event_and_action_card_has_one_label():
 def test_the_sheet_reads_back_to_its_cards(tmp_path):
     pdf = tmp_path / "labels.pdf"
     labels = card_labels(KIT)
-    assert write_card_labels(labels, pdf) == 75
+    assert write_card_labels(labels, pdf) == 120
     subprocess.run(["pdftoppm", "-r", "300", "-png", str(pdf), str(tmp_path / "page")],
                    check=True)
     codes = set()
@@ -49,4 +49,4 @@ def test_the_label_command_prints_shoguns_sheets(tmp_path):
     out = tmp_path / "shogun.pdf"
     result = CliRunner().invoke(main, ["print-card-labels", "shogun", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "75 labels" in result.output and out.read_bytes().startswith(b"%PDF")
+    assert "120 labels" in result.output and out.read_bytes().startswith(b"%PDF")

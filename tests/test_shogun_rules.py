@@ -533,3 +533,59 @@ def test_7_the_game_ends_after_the_second_winter(players: int) -> None:
     assert game.outcome is not None
     if game.outcome.winner:
         assert (s.vp[game.outcome.winner], s.chests[game.outcome.winner]) == best
+
+
+# --- the transcribed event cards (data/events.yaml; docs/shogun.md, "The event cards") ---------
+
+
+@pytest.mark.parametrize(("event", "what", "printed", "gets"),
+                         [("event_7", "taxes", 7, 5), ("event_8", "taxes", 3, 6),
+                          ("event_10", "rice", 1, 4), ("event_11", "rice", 5, 3)])
+def test_events_bound_what_rice_and_taxes_give_the_special_card_adds_after(
+        event: str, what: str, printed: int, gets: int) -> None:
+    """Events 7 and 8 (taxes at most 5, at least 6), 10 and 11 (rice at least 4, at most 3);
+    the +1 special card (3.2) is added to the bounded value: the rulebook grants it always."""
+    game = acting()
+    p = own(game, "red")
+    cards = tuple(c.model_copy(update={what: printed}) if c.id == p else c for c in KIT.cards)
+    kit = ShogunKit(**{**{f: getattr(KIT, f) for f in ShogunKit.model_fields}, "cards": cards})
+    assert getattr(kit.card[p], what) == printed
+    g = Game.from_state(ShogunRules(kit, {"players": 4, "side": "sun"}), game.state, seed=1)
+    before = game.state.chests["red"] if what == "taxes" else game.state.rice["red"]
+    state, _ = run_action(g, what, "red", p, event=event, markers=frozen())
+    after = state.chests["red"] if what == "taxes" else state.rice["red"]
+    assert after - before == gets
+    bonus = "chest" if what == "taxes" else "rice"
+    taken = frozen({"red": game.state.specials.index(bonus)})
+    state, _ = run_action(g, what, "red", p, event=event, markers=frozen(), taken=taken)
+    after = state.chests["red"] if what == "taxes" else state.rice["red"]
+    assert after - before == gets + 1
+
+
+@pytest.mark.parametrize("event", ["event_6", "event_9"])
+def test_events_6_and_9_a_temple_guards_against_a_revolt_at_rice_or_taxes(event: str) -> None:
+    game = acting()
+    p = own(game, "red")
+    guarded, evs = run_action(game, "taxes", "red", p, event=event, markers=frozen({p: 1}),
+                              buildings=frozen({p: ("temple",)}))
+    assert "CubesThrown" not in evs and guarded.markers[p] == 2
+    _, evs = run_action(game, "taxes", "red", p, event=event, markers=frozen({p: 1}))
+    assert evs[-1] == "CubesThrown"  # no temple: the revolt as usual (4.2)
+
+
+@pytest.mark.parametrize("event", ["event_4", "event_5"])
+def test_events_4_and_5_a_defender_with_a_castle_throws_one_army_more(event: str) -> None:
+    g, _, q = battle_state(acting(), "blue", 2)
+    for castle, blue in ((("castle",), 3), ((), 2)):
+        state = replace(g.state, event=event, buildings=frozen({q: castle} if castle else {}))
+        h = Game.from_state(g.rules, state, seed=1)
+        h.apply(Action("red", "attack", {"to": q, "armies": 2}))
+        assert dict(h.state.pending["thrown"]) == {"red": 2, "blue": blue}
+
+
+def test_event_12_deploys_3_and_2_armies() -> None:
+    game = acting()
+    p = own(game, "red")
+    for action, armies in (("deploy_5", 3), ("deploy_3", 2)):
+        state, _ = run_action(game, action, "red", p, event="event_12", taken=frozen())
+        assert state.armies[p] == game.state.armies[p] + armies

@@ -179,10 +179,14 @@ def test_a_calibration_without_a_counted_tray_is_refused(kit, tmp_path):
         load_board(kit, path=path)
 
 
-def test_the_six_colours_are_learned_from_one_cube_each(board, synth):
+def test_the_six_colours_are_learned_from_one_cube_each(kit):
+    """On the kit's default (transcribed) side, whose provinces the calibration's spots name
+    (`companion calibrate --colours` places the default side)."""
+    board = load_board(kit, "transcribed")
     cubes = tuple(Cube(c, r, board.geometry.zone(r).center, 20.0)
                   for c, r in board.spots.items())
-    frame = photograph(synth, PieceScene({}, cubes), TILTED, Look(noise=2, seed=1))
+    frame = photograph(ShogunSynth(board, kit, "transcribed"), PieceScene({}, cubes), TILTED,
+                       Look(noise=2, seed=1))
     learned = learn_colours(board, frame.image)
     assert set(learned) == set(COLOURS) and learned["black"].dark(board)
     for name in COLOURS[:-1]:

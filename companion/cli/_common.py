@@ -73,13 +73,34 @@ def game_options(items: tuple[str, ...], players: int | None = None) -> dict[str
     return chosen
 
 
+def players_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--players N`: how many play, one definition for demo, sim and serve (the game's
+    option `players`)."""
+    return click.option("--players", type=click.IntRange(min=1),
+                        help="How many players, for games with a player count "
+                        "(--option players=N).")(command)
+
+
+def names_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--name ROLE=NAME`, repeated: the players' names for a new game (the colour or side
+    stands for a player without one)."""
+    return click.option("--name", "names", multiple=True, metavar="ROLE=NAME",
+                        help="A player's name for a new game, e.g. --name red=Ana (repeat for "
+                        "each; a player without one is called by colour or side).")(command)
+
+
 def report(figures: dict[str, Any], as_json: bool, lines: list[str]) -> None:
     """A layer's figures: one JSON object for scripts, or sentences for people."""
     click.echo(json.dumps(figures) if as_json else "\n".join(lines))
 
 
 def open_store(db: Path | None) -> Store:
-    """The games database (the user's by default), or exit 1 saying why it cannot be opened."""
+    """The games database (the user's by default), or exit 1 saying why it cannot be opened.
+    A --db in a folder that does not exist is refused, never created: a mistyped folder would
+    otherwise keep the club's games where nobody looks for them."""
+    if db is not None and not db.parent.is_dir():
+        fail(f"--db {db}: there is no folder {db.parent} (create it first, or name a file in "
+             "a folder that exists)")
     try:
         return Store(db)
     except StoreError as exc:

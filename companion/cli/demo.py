@@ -15,6 +15,7 @@ from companion.cli._common import (
     DEFAULT_GAME,
     game_options,
     physical_set,
+    players_option,
     report,
     spec_of,
 )
@@ -48,8 +49,7 @@ __all__ = ["demo_command"]
               "stickers' codes through the reader, its kit.")
 @click.option("--option", "rules_options", multiple=True, metavar="KEY=VALUE",
               help="A game option, e.g. --option side=moon (a JSON value or a word).")
-@click.option("--players", type=click.IntRange(min=1),
-              help="How many players, for games with a player count (--option players=N).")
+@players_option
 def demo_command(seed: int, host: str, port: int, db: Path | None, max_actions: int | None,
                  illegal_at: int | None, pace: float, game: str, headless: bool,
                  as_json: bool, verbose: bool, set_name: str | None,

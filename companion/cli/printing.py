@@ -18,26 +18,29 @@ __all__ = ["print_card_labels", "print_mat", "print_tags"]
 
 
 @click.command("print-tags")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default="tags.pdf",
-              show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="The file to write, exactly this one (default: tags.pdf, corners.pdf or "
+              "charuco.pdf by the sheet asked for).")
 @click.option("--first", default=10, show_default=True, help="First block tag id.")
 @click.option("--count", default=96, show_default=True, help="How many block tags.")
 @click.option("--size", "size_mm", default=14.0, show_default=True, help="Tag size, mm.")
 @click.option("--corners", is_flag=True,
-              help="Also a sheet of the board's corner markers (ids and size from the game's "
-              "board.yaml).")
+              help="The sheet of the board's corner markers (ids and size from the game's "
+              "board.yaml) instead of block tags.")
 @click.option("--game", default=DEFAULT_GAME, show_default=True,
               help="Whose board the corner markers are for (a name or an alias).")
 @click.option("--charuco", is_flag=True,
-              help="Also the ChArUco board for measuring the lens (companion calibrate "
-              "--intrinsics).")
+              help="The ChArUco board for measuring the lens (companion calibrate "
+              "--intrinsics) instead of block tags.")
 @click.option("--set", "set_name", metavar="NAME",
               help="The tags of a physical set, each with the block it goes on beside it, in "
               "the order the blocks come out of the box; a set not registered yet is planned "
               "(tags from --first) and registered as printed.")
-def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool, game: str,
-               charuco: bool, set_name: str | None) -> None:
-    """Write tag sheets at exact size, ids only in the margin (a stuck tag tells nothing).
+def print_tags(out: Path | None, first: int, count: int, size_mm: float, corners: bool,
+               game: str, charuco: bool, set_name: str | None) -> None:
+    """Write one tag sheet at exact size, ids only in the margin (a stuck tag tells nothing):
+    block tags, or with --corners the board's corner markers, with --charuco the lens board,
+    with --set NAME a set's tags. One sheet per command, written to exactly the --out named.
 
     With --set NAME, a set's sheet: each tag with its block written beside it, outside the cut
     marks (so the stuck tag still tells nothing), sorted by side, clan and face.
@@ -45,23 +48,28 @@ def print_tags(out: Path, first: int, count: int, size_mm: float, corners: bool,
     from companion.vision.intrinsics import CHARUCO, write_charuco_sheet
     from companion.vision.tags import write_tag_sheet
 
+    asked = [flag for flag, on in (("--corners", corners), ("--charuco", charuco),
+                                   ("--set", set_name is not None)) if on]
+    if len(asked) > 1:
+        fail(f"{' and '.join(asked)}: one sheet per command (each to its own --out)")
+    if out is None:
+        out = Path({"--corners": "corners.pdf", "--charuco": "charuco.pdf"}.get(
+            asked[0] if asked else "", "tags.pdf"))
     if set_name is not None:
         _set_sheet(spec_of(game), set_name, out, first, size_mm)
-        return
-    if charuco:
-        board_out = out.with_name(out.stem + "-charuco.pdf")
-        write_charuco_sheet(board_out)
-        click.echo(f"{board_out}: the ChArUco board, {CHARUCO.size_mm[0]:.0f} x "
+    elif charuco:
+        write_charuco_sheet(out)
+        click.echo(f"{out}: the ChArUco board, {CHARUCO.size_mm[0]:.0f} x "
                    f"{CHARUCO.size_mm[1]:.0f} mm")
-    written = write_tag_sheet(out, range(first, first + count), size_mm)
-    click.echo(f"{out}: {written} tags of {size_mm} mm")
-    if corners:
+    elif corners:
         spec = spec_of(game)
         geometry = board(spec)
-        corner_out = out.with_name(out.stem + "-corners.pdf")
-        write_tag_sheet(corner_out, sorted(geometry.corners), geometry.corner_size_mm)
-        click.echo(f"{corner_out}: the {len(geometry.corners)} board corner markers of "
+        write_tag_sheet(out, sorted(geometry.corners), geometry.corner_size_mm)
+        click.echo(f"{out}: the {len(geometry.corners)} board corner markers of "
                    f"{spec.title}, {geometry.corner_size_mm:g} mm")
+    else:
+        written = write_tag_sheet(out, range(first, first + count), size_mm)
+        click.echo(f"{out}: {written} tags of {size_mm} mm")
 
 
 def _set_sheet(spec: AnyGame, set_name: str, out: Path, first: int, size_mm: float) -> None:

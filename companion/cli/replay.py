@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
-from companion.cli._common import fail, game_options, kit_name, pairs_of, spec_of
+from companion.cli._common import (
+    fail,
+    game_options,
+    kit_name,
+    pairs_of,
+    players_option,
+    spec_of,
+)
 from companion.cli._progress import Progress
 from companion.cli._words import describe_view, summary
 from companion.engine import PUBLIC, REFEREE, EngineError, UnknownRole
@@ -148,8 +155,7 @@ def simulate(game_name: str, seed: int, kit_name_given: str | None, options: tup
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option for every game, e.g. --option side=moon (a JSON value or a "
               "word).")
-@click.option("--players", type=click.IntRange(min=1),
-              help="How many players, for games with a player count (--option players=N).")
+@players_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def sim_command(game_name: str, games: int, seed: int, out: Path | None,
                 options: tuple[str, ...], players: int | None, as_json: bool) -> None:

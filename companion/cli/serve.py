@@ -21,8 +21,11 @@ from companion.cli._common import (
     check_port,
     fail,
     game_options,
+    names_option,
     open_store,
+    pairs_of,
     physical_set,
+    players_option,
     public_url,
     saved_settings,
     spec_of,
@@ -53,6 +56,8 @@ __all__ = ["serve_command"]
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option for --new, e.g. --option knowledge=table (a JSON value or "
               "a word); with --camera the game's table options come first.")
+@players_option
+@names_option
 @click.option("--referee-token", help="The referee's token (default: this table's own, kept "
               "in the user's data folder: `companion referee-link` prints its link).")
 @click.option("--public-url", metavar="URL", envvar="COMPANION_PUBLIC_URL",
@@ -73,9 +78,9 @@ __all__ = ["serve_command"]
               help="Publish the public game to a tournament broadcast: "
               "mqtt[s]://TABLE:PASSWORD@HOST:PORT/EVENT (docs/broadcast.md).")
 def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
-                  new_game: str | None, options: tuple[str, ...],
-                  referee_token: str | None, public_url: str | None, camera: str | None,
-                  reader: str | None, reader_protocol: str, gpio: bool,
+                  new_game: str | None, options: tuple[str, ...], players: int | None,
+                  names: tuple[str, ...], referee_token: str | None, public_url: str | None,
+                  camera: str | None, reader: str | None, reader_protocol: str, gpio: bool,
                   set_name: str | None, broadcast: str | None) -> None:
     """Serve the table display, the players' phones and the referee's screen.
 
@@ -92,15 +97,43 @@ def serve_command(host: str, port: int, db: Path | None, game_id: int | None,
     if spec is not None and camera is not None:
         need(spec, "table")  # before a game is stored that the camera cannot read
     table, chosen_set = _table(camera, reader, reader_protocol, gpio, set_name)
+    if game_id is not None and (players is not None or names):
+        fail("--players and --name are for a new game (--new), not one resumed")
     store = open_store(db)
-    session = _session(store, game_id, spec, game_options(options) if game_id is None else {},
-                       chosen_set)
+    known = {row.id for row in store.games()}
+    session = _session(store, game_id, spec, game_options(options, players)
+                       if game_id is None else {}, chosen_set, pairs_of(names, str))
     click.get_current_context().call_on_close(session.release)
-    _fits(store, session, chosen_set, table is not None)
-    if table is None and (reader or gpio):
-        click.echo("warning: --reader and --gpio feed the live table: add --camera", err=True)
-    store.close()
-    _serve(session.game_id, host, port, db, table, referee_token, public_url, broadcast)
+    try:
+        _fits(store, session, chosen_set, table is not None)
+        if table is None and (reader or gpio):
+            click.echo("warning: --reader and --gpio feed the live table: add --camera",
+                       err=True)
+        store.close()
+        _serve(session.game_id, host, port, db, table, referee_token, public_url, broadcast)
+    except BaseException as exc:
+        if session.game_id not in known and _failed(exc):
+            _forget_unplayed(db, session)
+        raise
+
+
+def _failed(exc: BaseException) -> bool:
+    """Whether the command is ending in failure (not a normal stop)."""
+    if isinstance(exc, SystemExit):
+        return exc.code not in (0, None)
+    return not isinstance(exc, KeyboardInterrupt)
+
+
+def _forget_unplayed(db: Path | None, session: Session) -> None:
+    """A game this command created and could not serve, with no action in it, is deleted: a
+    failed start leaves no empty stored game."""
+    session.release()
+    store = Store(db)
+    try:
+        if store.game(session.game_id).entries == 0:
+            store.delete(session.game_id)
+    finally:
+        store.close()
 
 
 def _table(camera: str | None, reader: str | None, reader_protocol: str, gpio: bool,
@@ -124,7 +157,8 @@ def _table(camera: str | None, reader: str | None, reader_protocol: str, gpio: b
 
 
 def _session(store: Store, game_id: int | None, spec: AnyGame | None,
-             options: dict[str, Any], chosen_set: PhysicalSet | None) -> Session:
+             options: dict[str, Any], chosen_set: PhysicalSet | None,
+             names: dict[str, str]) -> Session:
     """The game to serve, claimed for this process (and its worker) until the command ends
     (`companion.table.serving`); exit 1 saying why it cannot be served."""
     from companion.record.store import GameClaimed
@@ -133,6 +167,7 @@ def _session(store: Store, game_id: int | None, spec: AnyGame | None,
     try:
         return serve_session(store, game_id=game_id, new=spec, default=spec_of(DEFAULT_GAME),
                              options=options, chosen_set=chosen_set, confirm=_resume,
+                             names=names,
                              warn=lambda text: click.echo(f"warning: {text}", err=True))
     except GameClaimed as exc:
         store.close()

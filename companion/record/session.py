@@ -82,9 +82,15 @@ class Session:
     def start(cls, store: Store, game_name: str, *, options: Mapping[str, Any] | None = None,
               seed: int = 0, players: Mapping[str, str] | None = None, kit: str | None = None,
               clock: Callable[[], str] = now, claim: bool = False) -> Session:
-        """A new game, stored before its first action (and claimed, with `claim`)."""
+        """A new game, stored before its first action (and claimed, with `claim`); its
+        `players` name roles of the game (ValueError for a role it does not have, before
+        anything is stored)."""
         loaded = load_kit(kit or rules_class(game_name).game_type.kit)
         rules = rules_class(game_name)(loaded, options)
+        unknown = sorted(set(players or {}) - set(rules.roles))
+        if unknown:
+            raise ValueError(f"no player {', '.join(unknown)} in this game (its players: "
+                             f"{', '.join(rules.roles)})")
         header = Header(game=game_name, kit=KitRef(id=loaded.id, version=loaded.version),
                         options=dict(rules.options), seed=seed, players=dict(players or {}),
                         started_at=clock())

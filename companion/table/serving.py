@@ -24,10 +24,11 @@ __all__ = ["check_set_kit", "serve_session"]
 def serve_session(store: Store, *, game_id: int | None, new: AnyGame | None,
                   default: AnyGame, options: Mapping[str, Any],
                   chosen_set: PhysicalSet | None, confirm: Callable[[str], bool],
-                  warn: Callable[[str], None]) -> Session:
+                  warn: Callable[[str], None],
+                  names: Mapping[str, str] | None = None) -> Session:
     """The game to serve, claimed: game `game_id`; else a new game of `new`; else the newest
     unfinished game if `confirm` says yes to resuming it (a damaged one is skipped and told
-    to `warn`), or a new game of `default`.
+    to `warn`), or a new game of `default`, its players called by `names` (role -> name).
 
     GameClaimed when another process serves it; RecordError or StoreError for a game that
     cannot be resumed; EngineError or ValueError for options the game refuses, and for a set
@@ -48,7 +49,7 @@ def serve_session(store: Store, *, game_id: int | None, new: AnyGame | None,
     chosen = {**spec.table_options, **options}
     if chosen_set is not None and chosen_set.game != spec.name:
         raise ValueError(f"set {chosen_set.name} is a {chosen_set.game} set, not {spec.name}")
-    return Session.start(store, spec.name, options=chosen, claim=True,
+    return Session.start(store, spec.name, options=chosen, claim=True, players=names,
                          kit=str(chosen_set.kit) if chosen_set else None)
 
 

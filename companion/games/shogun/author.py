@@ -1,8 +1,9 @@
 """What Shogun asks of a drawn board (`companion kit author shogun`).
 
 The rulebook does not print Shogun's board, so a user enters their own copy's: one side of the
-board per photo (sun or moon), each province with its region, building spaces and 3-player mark,
-the province card's rice and taxes, and its neighbours by land and sea. The bounds, the sides
+board per photo (sun or moon, or the transcribed side corrected), each province with its region,
+building spaces and 3-player mark, the province card's rice and taxes, and its neighbours by
+land and sea. The bounds, the sides
 and the link kinds come from the kit's own models, so the page cannot allow what the kit
 refuses.
 
@@ -34,7 +35,7 @@ __all__ = ["AUTHOR"]
 BOARD, CARDS = "board.yaml", "cards.yaml"
 _EXAMPLE: Any = load_kit("shogun")
 SIDES = tuple(_EXAMPLE.sides)
-"""The board's sides, in the kit's order (sun, moon)."""
+"""The kit's sides, in its order (transcribed, sun, moon): a drawing replaces one of them."""
 Province: type[BaseModel] = type(_EXAMPLE.locations[0])
 ProvinceCard: type[BaseModel] = type(_EXAMPLE.cards[0])
 Link: type[BaseModel] = type(_EXAMPLE.roads[0])
@@ -62,7 +63,8 @@ AREA_FIELDS = (
 )
 KIT_FIELDS = (
     KitField("side", "Board side in the photo", "choice", required=True, choices=SIDES,
-             default=SIDES[0], help="the other side is kept as the kit has it"),
+             default="sun",
+             help="sun or moon as printed, or transcribed to correct that side; the others stay"),
     KitField("title", "Kit title", "text", help="shown by companion kit check"),
 )
 
@@ -141,6 +143,7 @@ AUTHOR = AuthorSpec(
     link_kinds=tuple(str(k) for k in get_args(Link.model_fields["kind"].annotation)),
     example=shipped_folder("shogun"), write=write_shogun, kit_fields=KIT_FIELDS,
     area_word="province",
-    notes="One side of the board per photo; a kit checks only when both sides and all 53 "
-          "province cards are there (the example's other side counts until you replace it).")
+    notes="One side of the board per photo; a kit checks only when every side and the 53 "
+          "province cards of the sun and moon sides are there (the kit's transcribed side and "
+          "the example's sides count until you replace them).")
 """Shogun's `author` capability."""

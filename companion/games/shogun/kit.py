@@ -1,9 +1,12 @@
-"""The Shogun kit: both board sides (provinces with their region, building spaces, neighbours by
-land and sea, the 3-player mark), the 53 province cards, the 12 events, the supply table and the
+"""The Shogun kit: the board's sides (provinces with their region, building spaces, neighbours by
+land and sea, the 3-player mark), the province cards, the 12 events, the supply table and the
 components, each file validated by a frozen model; `kit check shogun` names every problem.
 
-The shipped kit is THE PROJECT'S EXAMPLE, not the printed map: the rulebook text does not print
-the boards, the cards' values, the army groups, the events or the supply table (docs/shogun.md).
+The rulebook text does not print the boards, the cards' values, the army groups, the events or
+the supply table (docs/shogun.md). The shipped kit's default side is ONE PRINTED SIDE AS ONE
+PUBLIC TRANSCRIPTION GIVES IT (`transcribed`: to check against the box, its layout drawn by the
+project), its events the transcription's; the `sun` and `moon` sides, their 53 cards, the army
+groups and the supply table are THE PROJECT'S EXAMPLE, not the printed components.
 """
 
 from __future__ import annotations
@@ -20,10 +23,17 @@ from companion.kits.board import Count, Frozen, Id, Location, Quantity, Road, ch
 from companion.kits.loader import Kit, KitManifest, KitSpec, register_spec
 from companion.kits.problems import Problems
 
-__all__ = ["ACTIONS", "SIDES", "Event", "Province", "ProvinceCard", "ShogunKit"]
+__all__ = ["ACTIONS", "FLAGS", "SIDES", "Event", "Province", "ProvinceCard", "ShogunKit"]
 
-SIDES = ("sun", "moon")
-"""The board's two sides (Imposta: the sun or the moon)."""
+SIDES = ("transcribed", "sun", "moon")
+"""The kit's sides, the default first: one printed side as transcribed (sun or moon not known),
+then the sun and the moon (Imposta), the example's until a user enters theirs."""
+PRINTED = ("sun", "moon")
+"""The two sides the rulebook names, whose province cards number 53 (Componenti)."""
+SOURCES = {"transcribed": "transcribed from one public source: check it against your box",
+           "example": "the project's example, not the printed board",
+           "entered": "entered from your board"}
+"""Where a side's facts come from, as `kit check` says it."""
 ACTIONS = ("castle", "temple", "theatre", "rice", "taxes", "deploy_5", "deploy_3", "deploy_1",
            "battle_a", "battle_b")
 """The ten actions, one card and one space of the individual board each."""
@@ -46,22 +56,33 @@ class Province(Location):
 
 class Link(Road):
     kind: Literal["land", "sea"]
+    doubtful: bool = False
+    """Listed by the source from one side only: kept, and shown as doubtful until checked."""
 
 
 class BoardSide(Frozen):
+    source: Literal["transcribed", "example", "entered"] = "entered"
+    """Where the side's facts come from: a transcription to check, the project's example, or a
+    user's own board (what `kit author` writes)."""
+    note: str = ""
     provinces: tuple[Province, ...]
     links: tuple[Link, ...]
+
+    @property
+    def doubtful(self) -> tuple[Link, ...]:
+        return tuple(link for link in self.links if link.doubtful)
 
 
 class BoardFile(Frozen):
     regions: tuple[Region, ...]
+    transcribed: BoardSide
     sun: BoardSide
     moon: BoardSide
 
 
 class ProvinceCard(Frozen):
     id: Id
-    sides: tuple[Literal["sun", "moon"], ...] = Field(min_length=1)
+    sides: tuple[Literal["transcribed", "sun", "moon"], ...] = Field(min_length=1)
     rice: Annotated[int, Field(ge=0, le=20)]
     taxes: Annotated[int, Field(ge=0, le=20)]
 
@@ -70,8 +91,14 @@ class CardsFile(Frozen):
     cards: tuple[ProvinceCard, ...]
 
 
+FLAGS = ("no_sea", "temple_guard")
+"""Effects that hold or not (no number)."""
+NEEDS_ACTION = ("cost", "yield", "yield_max", "yield_min", "armies")
+
+
 class Effect(Frozen):
-    kind: Literal["cost", "yield", "armies", "revolt_farmers", "neutral_farmers", "no_sea"]
+    kind: Literal["cost", "yield", "yield_max", "yield_min", "armies", "revolt_farmers",
+                  "neutral_farmers", "castle_defence", "temple_guard", "no_sea"]
     action: Literal[ACTIONS] | None = None  # type: ignore[valid-type]
     delta: Small = 0
 
@@ -126,10 +153,10 @@ class ComponentsFile(Frozen):
 class ShogunKit(Kit):
     regions: tuple[Region, ...]
     locations: tuple[Province, ...]
-    """The default (sun) side's provinces: the map every generic screen receives; the rules
-    read the side a game is played on from `sides`."""
+    """The default (transcribed) side's provinces: the map every generic screen receives; the
+    rules read the side a game is played on from `sides`."""
     roads: tuple[Link, ...]
-    """The default (sun) side's links by land and sea."""
+    """The default side's links by land and sea."""
     sides: Mapping[str, BoardSide]
     cards: tuple[ProvinceCard, ...]
     events: tuple[Event, ...]
@@ -173,8 +200,23 @@ class ShogunKit(Kit):
 
     def summary(self) -> list[tuple[str, str]]:
         return [*super().summary(), ("regions", str(len(self.regions))),
-                *((f"{s} side", f"{len(b.provinces)} provinces") for s, b in self.sides.items()),
+                *(row for s, b in self.sides.items() for row in _side_rows(s, b)),
                 ("province cards", str(len(self.cards))), ("events", str(len(self.events)))]
+
+
+def _side_rows(name: str, side: BoardSide) -> list[tuple[str, str]]:
+    """`kit check`'s lines for one side: its size and where it comes from, the provinces left
+    out with 3 players, the doubtful links; the default (first) side says so."""
+    label = f"{name} side" + (" (default)" if name == SIDES[0] else "")
+    unused = [p.name for p in side.provinces if p.unused_with_3]
+    rows = [(label, f"{len(side.provinces)} provinces, {len(side.links)} links: "
+             f"{SOURCES[side.source]}"),
+            ("  left out with 3", ", ".join(unused))]
+    names = {p.id: p.name for p in side.provinces}
+    for link in side.doubtful:
+        rows.append(("  doubtful link", f"{names.get(link.a, link.a)}-{names.get(link.b, link.b)}"
+                     " (listed from one side only: kept, to check on the board)"))
+    return rows
 
 
 class ShogunSpec(KitSpec):
@@ -196,7 +238,7 @@ class ShogunSpec(KitSpec):
         if isinstance(part, EventsFile):
             for index, event in enumerate(part.events):
                 for n, effect in enumerate(event.effects):
-                    needs = effect.kind in ("cost", "yield", "armies")
+                    needs = effect.kind in NEEDS_ACTION
                     if needs != (effect.action is not None):
                         problems.add(file, ("events", index, "effects", n),
                                      f"{event.id}: a {effect.kind} effect "
@@ -217,17 +259,19 @@ class ShogunSpec(KitSpec):
             problems.add("events.yaml", ("events",), "duplicate event ids")
         return ShogunKit(
             id=manifest.id, game=manifest.game, version=manifest.version, title=manifest.title,
-            sample=manifest.sample, regions=board.regions, locations=board.sun.provinces,
-            roads=board.sun.links,
-            sides={"sun": board.sun, "moon": board.moon}, cards=cards.cards,
+            sample=manifest.sample, regions=board.regions,
+            locations=getattr(board, SIDES[0]).provinces, roads=getattr(board, SIDES[0]).links,
+            sides={name: getattr(board, name) for name in SIDES}, cards=cards.cards,
             events=events.events, components=components)
 
 
 def _check_cards(board: BoardFile, cards: CardsFile, problems: Problems) -> None:
-    """53 cards; each side's provinces have exactly one card each, and 8 marked ones."""
-    if len(cards.cards) != 53:
-        problems.add("cards.yaml", ("cards",), f"{len(cards.cards)} province cards, not 53 "
-                     "(Componenti)")
+    """53 cards for the sun and moon sides; each side's provinces have exactly one card each,
+    and 8 marked ones."""
+    printed = sum(1 for c in cards.cards if set(c.sides) & set(PRINTED))
+    if printed != 53:
+        problems.add("cards.yaml", ("cards",), f"{printed} province cards for the sun and moon "
+                     "sides, not 53 (Componenti)")
     seen: set[str] = set()
     for index, card in enumerate(cards.cards):
         if card.id in seen:

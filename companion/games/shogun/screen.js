@@ -36,6 +36,8 @@ const CSS = `
 #sg-board .region-name { font: 800 24px system-ui, sans-serif; fill: #3a2f20; text-anchor: middle; letter-spacing: .05em; }
 #sg-board .land-link { stroke: #7a6440; stroke-width: 6; stroke-linecap: round; }
 #sg-board .sea-link { fill: none; stroke: #1f5fa8; stroke-width: 4; stroke-dasharray: 10 7; }
+#sg-board .land-link.doubtful, #sg-board .sea-link.doubtful { stroke: #e65100; stroke-dasharray: 4 8; }
+.sg-source { margin: .2rem 0 .4rem; padding: .25rem .6rem; border-left: 4px solid #e65100; background: #fff3e0; color: #4e2a00; font-size: .9rem; border-radius: .2rem; }
 #sg-board .tile { fill: #f5edd8; stroke: #8a7a5a; stroke-width: 2; }
 #sg-board .province.neutral .tile { fill: #f2ecdf; stroke: #9b8f78; stroke-dasharray: 6 4; }
 #sg-board .province.unused .tile { fill: url(#sg-hatch); stroke: #a8a8a8; stroke-dasharray: 4 4; }
@@ -212,11 +214,14 @@ function drawMap(svg, side, board, layout, draw) {
   for (const link of side.links) {
     const [a, b] = [at[link.a], at[link.b]];
     if (!a || !b) continue;
-    if (link.kind === "sea") {
-      links.append(el("path", { d: seaPath(a, b, layout), class: "sea-link", "data-link": link.a + "-" + link.b }));
-    } else {
-      links.append(el("line", { x1: a.x + a.w / 2, y1: a.y + a.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, class: "land-link", "data-link": link.a + "-" + link.b }));
-    }
+    // A doubtful link (listed by the transcription from one side only) is kept, drawn dashed
+    // in orange and says so on hover, until a club checks it on its board.
+    const doubt = link.doubtful ? " doubtful" : "";
+    const line = link.kind === "sea"
+      ? el("path", { d: seaPath(a, b, layout), class: "sea-link" + doubt, "data-link": link.a + "-" + link.b })
+      : el("line", { x1: a.x + a.w / 2, y1: a.y + a.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, class: "land-link" + doubt, "data-link": link.a + "-" + link.b });
+    if (link.doubtful) line.append(el("title", {}, t("doubtful link: listed from one side only, check it on your board")));
+    links.append(line);
   }
   svg.append(links);
   const provinces = {};
@@ -542,6 +547,10 @@ function effectWords(effect, t) {
     case "revolt_farmers": return fill(t("{n} more farmers in a revolt at rice or taxes"), { n });
     case "neutral_farmers": return fill(t("{n} more farmers defend a neutral province"), { n });
     case "no_sea": return t("sea routes closed");
+    case "yield_max": return fill(t("{action} gives at most {n}"), { action, n });
+    case "yield_min": return fill(t("{action} gives at least {n}"), { action, n });
+    case "castle_defence": return fill(t("a defender with a castle throws {n} more armies"), { n });
+    case "temple_guard": return t("no revolt where a temple stands");
     default: return effect.kind;
   }
 }
@@ -863,7 +872,9 @@ export async function mount(shell) {
   const wrap = el("div", { id: "sg-wrap" });
   const bar = el("div", { class: table ? "over-board" : "" });  // the table shows all the board
   const scroll = el("div", { id: "sg-scroll" });
-  wrap.append(bar, scroll);
+  // Where the side's facts come from: a transcribed side says so on every screen (kit.py SOURCES).
+  const source = el("p", { id: "sg-source", class: "sg-source", hidden: "" });
+  wrap.append(source, bar, scroll);
   shell.main.append(wrap);
   let zoomed = null;  // the board's zoom, once the board is drawn (not on a broadcast's thumbnail)
   const panels = { plan: shell.panel("sg-plan", ""), round: shell.panel("sg-round", ""), winter: shell.panel("sg-winter", "") };
@@ -887,6 +898,10 @@ export async function mount(shell) {
     const svg = el("svg", { id: "sg-board", class: table ? "table" : narrow ? "phone" : "", viewBox: `0 0 ${layout.width} ${strip.height}`,
       role: "img", "aria-label": fill(t("The board of {game}"), { game: shell.game.title }), "data-side": sideName });
     scroll.replaceChildren(svg);
+    source.hidden = side.source !== "transcribed";
+    source.dataset.source = side.source || "";
+    source.textContent = side.source === "transcribed"
+      ? t("Transcribed board: check it against your box. Positions drawn by the project, not the printed map.") : "";
     if (zoomed) zoomed.follow(svg);
     else if (!shell.broadcast) zoomed = zoom(bar, scroll, svg, t("Whole board"));
     const defs = el("defs");
@@ -911,7 +926,7 @@ export async function mount(shell) {
   return {
     render(state) {
       const view = state.view || {};
-      const sideName = view.side || "sun";
+      const sideName = view.side || Object.keys(board.sides || {})[0] || "sun";
       if (!drawn || drawn.sideName !== sideName) build(sideName);
       requestAnimationFrame(fit);
       const { side, layout, strip, map } = drawn;

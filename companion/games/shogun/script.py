@@ -27,7 +27,7 @@ from companion.engine.core import (
     Ruling,
     random_playout,
 )
-from companion.games.shogun.kit import ShogunKit
+from companion.games.shogun.kit import SIDES, ShogunKit
 from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import ShogunReferee, board_of, own_events
@@ -223,8 +223,8 @@ def _count(result: ReadBack, action: Action, said: list[Ruling]) -> None:
 
 
 def variant(n: int) -> dict[str, Any]:
-    """The bench's n-th game: 3, 4 and 5 players in turn, the sun side and the moon."""
-    return {"players": PLAYERS[n % len(PLAYERS)], "side": ("sun", "moon")[n // 3 % 2]}
+    """The bench's n-th game: 3, 4 and 5 players in turn, each side of the kit in turn."""
+    return {"players": PLAYERS[n % len(PLAYERS)], "side": SIDES[n // 3 % len(SIDES)]}
 
 
 def read_back_games(games: int, seed: int, tick: Callable[[int, int], None] | None = None

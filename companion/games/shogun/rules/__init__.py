@@ -2,7 +2,9 @@
 rounds a year with secret plans and bids, the battle tower, winter, two years
 (rules in shared/seeds/shogun-rules-it.txt, numbered by section in docs/shogun.md).
 
-Options: `players` 3-5 (default 4) and the board's `side`, sun or moon. Hidden: each player's
+Options: `players` 3-5 (default 4) and the board's `side`: transcribed (the default: one printed
+side as one public transcription gives it), sun or moon (the kit's example until a user enters
+theirs). Hidden: each player's
 plan and bid until revealed (a bid when the turn order is set, a planned card when its action
 is carried out), and the order of the decks (drawn by chance, never kept in the state). The
 tower's inside is known to the engine (what went in less what the tray showed); the views show
@@ -32,7 +34,7 @@ from companion.engine.core import (
     register,
     thaw,
 )
-from companion.games.shogun.kit import ACTIONS, ShogunKit
+from companion.games.shogun.kit import ACTIONS, SIDES, ShogunKit
 from companion.games.shogun.rules import picks, words
 from companion.games.shogun.rules.actions import (
     decide_attack,
@@ -146,7 +148,9 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
         chance=True, hidden_information=True, rulebook="shared/seeds/shogun-rules-it.txt",
         turn_rule="3.6", end_rule="7", setup_rule="2",
         options=(Option("players", 4, (3, 4, 5), help="how many play (2.1)"),
-                 Option("side", "sun", ("sun", "moon"), help="the board's side (2)")),
+                 Option("side", SIDES[0], SIDES,
+                        help="the board's side (2): transcribed (one printed side, to check "
+                             "against your box), or the example's sun or moon")),
         lists_every_action=False)
 
     @cached_property

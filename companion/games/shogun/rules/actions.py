@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
-from companion.games.shogun.rules.context import Batch, chest_value, effect, holder
+from companion.games.shogun.rules.context import Batch, chest_value, effect, holder, limited
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.games.shogun.rules.tower import declare_battle, throw_battle, throw_revolt
 
@@ -83,17 +83,21 @@ def _build(b: Batch, player: str, kind: str, province: str) -> None:
 
 
 def _amount(b: Batch, player: str, action: str, province: str) -> int:
-    """4.2: the province card's rice or taxes, the event's change, the special card's +1."""
+    """4.2: the province card's rice or taxes within the event's bounds, the event's change,
+    then the special card's +1 (3.2 grants it without exception)."""
     card = b.kit.card[province]
-    base = card.rice if action == "rice" else card.taxes
+    base = limited(b.kit, b.state, action, card.rice if action == "rice" else card.taxes)
     bonus = holder(b.state, "rice" if action == "rice" else "chest") == player
     return max(0, base + effect(b.kit, b.state, "yield", action)) + bonus
 
 
 def _collect(b: Batch, player: str, action: str, province: str) -> None:
-    """4.2: a revolt if the province already has a revolt marker; else the income and a
+    """4.2: a revolt if the province already has a revolt marker (unless the round's event
+    has temples guard against revolts and one stands there); else the income and a
     marker."""
-    if b.state.markers.get(province, 0):
+    guarded = effect(b.kit, b.state, "temple_guard") and \
+        "temple" in b.state.buildings.get(province, ())
+    if b.state.markers.get(province, 0) and not guarded:
         throw_revolt(b, player, province, effect(b.kit, b.state, "revolt_farmers"),
                      {"then": "income", "action": action})
         return

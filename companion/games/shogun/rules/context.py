@@ -5,10 +5,10 @@ event's effects, what a player may enter)."""
 from __future__ import annotations
 
 from companion.engine import core
-from companion.games.shogun.kit import Province, ShogunKit
+from companion.games.shogun.kit import FLAGS, Province, ShogunKit
 from companion.games.shogun.rules.state import ShogunState, evolve
 
-__all__ = ["CHESTS", "SPECIALS", "Batch", "chest_value", "effect", "holder", "usable"]
+__all__ = ["CHESTS", "SPECIALS", "Batch", "chest_value", "effect", "holder", "limited", "usable"]
 
 SPECIALS = ("chest", "rice", "six_armies", "attack", "defence")
 """The five special cards (Disponi le carte speciali): +1 chest at taxes, +1 rice, 6 armies
@@ -31,14 +31,28 @@ def holder(state: ShogunState, special: str) -> str | None:
 
 
 def effect(kit: ShogunKit, state: ShogunState, kind: str, action: str | None = None) -> int:
-    """The round's event's total change of `kind` (for `action`); 1 for a present no_sea."""
+    """The round's event's total change of `kind` (for `action`); 1 for a present flag
+    (no_sea, temple_guard)."""
     if state.event is None:
         return 0
     total = 0
     for e in kit.event[state.event].effects:
         if e.kind == kind and (action is None or e.action == action):
-            total += e.delta if kind != "no_sea" else 1
+            total += e.delta if kind not in FLAGS else 1
     return total
+
+
+def limited(kit: ShogunKit, state: ShogunState, action: str, value: int) -> int:
+    """A province card's rice or taxes within the round's event's bounds (at most / at least
+    N: the transcribed events 7, 8, 10 and 11)."""
+    if state.event is None:
+        return value
+    for e in kit.event[state.event].effects:
+        if e.action == action and e.kind == "yield_max":
+            value = min(value, e.delta)
+        elif e.action == action and e.kind == "yield_min":
+            value = max(value, e.delta)
+    return value
 
 
 def usable(kit: ShogunKit, side: str, players: int) -> dict[str, Province]:

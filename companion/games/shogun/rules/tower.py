@@ -68,12 +68,19 @@ def throw_battle(b: Batch, player: str, origin: str, target: str, armies: int,
     """6.1: the attacker's moved armies, the defender's armies in the province, 1 farmer for
     a neutral province (the round's event may add some); the tray's cubes go in too. 3.2:
     each side whose `extra` is true adds an army from its individual supply (the +1 attack
-    and +1 defence cards). After `declare_battle` the provinces' armies are already out."""
+    and +1 defence cards); a round's castle_defence event adds its armies from the supply of
+    a defender whose province has a castle. After `declare_battle` the provinces' armies are
+    already out."""
     state = b.state
     defender = state.owner.get(target)
     declared = state.pending if state.pending and state.pending["kind"] == "defence" else None
     defending = int(declared["defending"]) if declared else state.armies.get(target, 0)
     reserve = {who: 1 for who in (player, defender) if who is not None and extra.get(who)}
+    if defender is not None and "castle" in state.buildings.get(target, ()):
+        castle = min(effect(b.kit, state, "castle_defence"),
+                     state.reserve[defender] - reserve.get(defender, 0))
+        if castle > 0:
+            reserve[defender] = reserve.get(defender, 0) + castle
     thrown: dict[str, int] = {player: armies + reserve.get(player, 0)}
     if defender is not None:
         defending += reserve.get(defender, 0)
