@@ -289,8 +289,8 @@ def _shogun_side(name: str) -> Draft:
 
 
 def test_a_game_without_a_description_is_named():
-    with pytest.raises(AuthorError, match=r"skirmish has no description .*\(games that have: "
-                                          r".*shogun"):
+    with pytest.raises(AuthorError, match=r"Skirmish has no board to trace with the kit author "
+                                          r"yet \(games that have one: .*shogun"):
         author_spec("skirmish")
 
 
@@ -662,7 +662,7 @@ def _reachable(url: str) -> bool:
 def test_the_command_refuses_a_game_without_a_description_and_a_bad_name(tmp_path):
     none = _companion(tmp_path, "kit", "author", "skirmish", "--port", str(free_port()))
     out, _ = none.communicate(timeout=60)
-    assert none.returncode == 1 and "skirmish has no description" in out
+    assert none.returncode == 1 and "Skirmish has no board to trace with the kit author" in out
     bad = _companion(tmp_path, "kit", "author", "shogun", "--name", "My Board")
     out, _ = bad.communicate(timeout=60)
     assert bad.returncode == 2 and "--name 'My Board': lower-case letters" in out
