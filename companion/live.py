@@ -20,7 +20,6 @@ one queue, read between frames, so the session sees every input in order and nev
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import queue
 import sys
@@ -44,6 +43,7 @@ from companion.vision.sources import (
     PiCameraSource,
     VideoFile,
     quiet_opencv,
+    source_refusal,
 )
 from companion.vision.watch import CameraWatch
 from companion.web.hub import Hub
@@ -94,38 +94,7 @@ def refusal(text: str) -> str | None:
     file or device; the Pi camera's library missing), or None. Asked before a game starts, so
     that nobody waits for moves that are never read; ValueError for a text that names no
     source."""
-    source = frame_source(text)
-    where = text.partition(":")[2]
-    if isinstance(source, ImageFolder):
-        return None if source.folder.is_dir() else (
-            f"{where} is not a folder" if source.folder.exists() else f"there is no folder {where}")
-    if isinstance(source, VideoFile):
-        if not source.path.is_file():
-            return f"there is no video file {where}"
-        return _opens(str(source.path), f"{where} is not a video that can be played")
-    if isinstance(source, PiCameraSource):
-        if importlib.util.find_spec("picamera2") is None:
-            return ("the Pi camera's library (picamera2) is not installed: it comes with "
-                    "Raspberry Pi OS (sudo apt install python3-picamera2)")
-        return None
-    assert isinstance(source, CameraSource)
-    device = Path(f"/dev/video{source.index}") if isinstance(source.index, int) \
-        else Path(source.index)
-    if Path("/dev").is_dir() and not device.exists():
-        return f"there is no camera {device} (is it plugged in?)"
-    return _opens(source.index, f"the camera {text} does not open (is another program using it?)")
-
-
-def _opens(what: int | str, refused: str) -> str | None:
-    """None when OpenCV opens `what` (a camera or a video file), else `refused`."""
-    import cv2
-
-    quiet_opencv()
-    capture = cv2.VideoCapture(what)
-    try:
-        return None if capture.isOpened() else refused
-    finally:
-        capture.release()
+    return source_refusal(frame_source(text), text)
 
 
 def say(line: str) -> None:

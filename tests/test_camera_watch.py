@@ -99,6 +99,22 @@ def test_a_recording_that_waits_for_its_next_still_has_not_stopped():
     assert watch.down == "the video v.mp4 has ended"
 
 
+def test_a_folder_that_waits_for_its_first_still_has_not_stopped_one_emptied_has(tmp_path):
+    from companion.vision.sources import ImageFolder
+
+    source = ImageFolder(tmp_path)
+    assert source.next_frame() is None and source.stopped() is None  # a timelapse to come
+    put_still(tmp_path, 1, picture(8))
+    assert source.next_frame() is not None and source.stopped() is None
+    assert source.next_frame() is None and source.stopped() is None  # waits for the next
+    (tmp_path / "frame-000001.jpg").unlink()
+    assert source.next_frame() is None and "has no images left" in (source.stopped() or "")
+    put_still(tmp_path, 1, picture(9))  # filled again: read from its first still
+    assert source.next_frame() is not None and source.stopped() is None
+    tmp_path.rename(tmp_path.with_name("moved"))
+    assert source.next_frame() is None and "is gone" in (source.stopped() or "")
+
+
 # --- sources refused before a game is stored -------------------------------------------------
 
 def companion(data: Path, *args: str) -> subprocess.CompletedProcess[str]:

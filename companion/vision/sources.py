@@ -9,6 +9,7 @@ says before a game starts why a source named cannot work at all.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import cv2
 import numpy as np
 
 __all__ = ["CameraSource", "FrameSource", "ImageFolder", "PiCameraSource", "VideoFile",
-           "pi_camera_model", "quiet_opencv"]
+           "pi_camera_model", "quiet_opencv", "source_refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class ImageFolder(FrameSource):
     _last: str = ""
     """The name of the last image read: only names after it are new."""
     _fault: str | None = None
-    """The folder is gone or has no image left (`stopped`)."""
+    """The folder is gone, or emptied of the images it had (`stopped`)."""
 
     def stopped(self) -> str | None:
         return self._fault
@@ -108,7 +109,8 @@ class ImageFolder(FrameSource):
             self._last = ""  # made again, it is read from its first image
             return None
         if not images:
-            self._fault = f"the folder {self.folder} has no images"
+            if self._last:  # emptied: a folder that never had one is waiting for its first
+                self._fault = f"the folder {self.folder} has no images left"
             self._last = ""
             return []
         self._fault = None
@@ -240,3 +242,42 @@ class PiCameraSource(FrameSource):
             action = getattr(camera, step, None)
             if callable(action):
                 action()
+
+
+def source_refusal(source: FrameSource, text: str) -> str | None:
+    """Why `source` (named `text`: `folder:PATH`, `usb:0`, ...) cannot work at all, in one
+    sentence: no such folder, file or device, a file that is no video, the Pi camera's
+    library missing; None when it may. What `serve --camera` and the set-up page say before
+    anyone waits for a picture that cannot come."""
+    where = text.partition(":")[2].strip()
+    folder = getattr(source, "folder", None)
+    if isinstance(folder, Path):
+        return None if folder.is_dir() else (
+            f"{where} is not a folder" if folder.exists() else f"there is no folder {where}")
+    if isinstance(source, VideoFile):
+        if not source.path.is_file():
+            return f"there is no video file {where}"
+        return _opens(str(source.path), f"{where} is not a video that can be played")
+    if isinstance(source, PiCameraSource):
+        if importlib.util.find_spec("picamera2") is None:
+            return ("the Pi camera's library (picamera2) is not installed: it comes with "
+                    "Raspberry Pi OS (sudo apt install python3-picamera2)")
+        return None
+    if isinstance(source, CameraSource):
+        device = Path(f"/dev/video{source.index}") if isinstance(source.index, int) \
+            else Path(source.index)
+        if Path("/dev").is_dir() and not device.exists():
+            return f"there is no camera {device} (is it plugged in?)"
+        return _opens(source.index, f"the camera {text} does not open (is another program "
+                      "using it?)")
+    return None
+
+
+def _opens(what: int | str, refused: str) -> str | None:
+    """None when OpenCV opens `what` (a camera or a video file), else `refused`."""
+    quiet_opencv()
+    capture = cv2.VideoCapture(what)
+    try:
+        return None if capture.isOpened() else refused
+    finally:
+        capture.release()
