@@ -299,3 +299,40 @@ def test_black_frames_after_good_ones_stop_the_camera_on_every_screen_in_a_brows
             page.wait_for_selector("#stopped", state="hidden", timeout=20000)
             page.close()
         assert said(serve_log(tmp_path), "camera stopped") == 1
+
+
+@pytest.mark.slow
+def test_a_card_reader_unplugged_is_said_once_and_back_when_plugged_in(tmp_path):
+    """The reader: a pseudo-terminal behind a stable name (as udev's /dev/rfid is); its
+    other end closed is the cable pulled, a new one behind the name the reader plugged back."""
+    import os
+    import tty
+
+    table, folder, data = Table(), tmp_path / "camera", tmp_path / "data"
+    table.stills(folder, 3)
+    link = tmp_path / "rfid"
+
+    def plug() -> tuple[int, int]:
+        controller, device = os.openpty()
+        tty.setraw(device)
+        link.unlink(missing_ok=True)
+        link.symlink_to(os.ttyname(device))
+        return controller, device
+
+    ends = plug()
+    with served(tmp_path, data, "--new", "sekigahara", "--camera", f"folder:{folder}",
+                "--reader", str(link), "--reader-protocol", "line") as (child, port):
+        assert not stopped(port)
+        link.unlink()
+        for end in ends:  # the cable pulled
+            os.close(end)
+        gone = wait_for(lambda: stopped(port), STALL_SECONDS + SOON + 5, "the reader stopped",
+                        every=VIEWS_EVERY, alive=child)
+        assert [s["device"] for s in gone] == ["card reader"]
+        ends = plug()
+        wait_for(lambda: not stopped(port), 20, "the reader back", every=VIEWS_EVERY)
+        log = serve_log(tmp_path)
+        wait_for(lambda: said(log, "card reader back"), 5, "the line: back")
+        assert said(log, "card reader stopped") == 1 and said(log, "retrying") == 0
+    for end in ends:
+        os.close(end)
