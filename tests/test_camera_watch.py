@@ -148,6 +148,15 @@ def test_serve_refuses_a_source_that_cannot_work_in_one_sentence(tmp_path, camer
     assert not list(data.rglob("*.sqlite")), "a refused serve stores no game"
 
 
+@pytest.mark.parametrize("name", ["rumble_nation", "shogun", "barletta"])
+def test_every_game_is_refused_the_same_before_anything_is_stored(tmp_path, name):
+    data = tmp_path / "data"
+    ran = companion(data, "serve", "--new", name, "--port", "0", "--camera", "usb:7")
+    assert ran.returncode == 1 and ran.stderr.strip() == (
+        "error: camera usb:7: there is no camera /dev/video7 (is it plugged in?)"), ran.stderr
+    assert not list(data.rglob("*.sqlite"))
+
+
 # --- a served table whose camera stops -------------------------------------------------------
 
 class Table:
