@@ -345,3 +345,50 @@ def test_a_card_reader_unplugged_is_said_once_and_back_when_plugged_in(tmp_path)
         assert said(log, "card reader stopped") == 1 and said(log, "retrying") == 0
     for end in ends:
         os.close(end)
+
+
+@pytest.mark.slow
+def test_back_from_a_stop_the_table_is_compared_with_the_record_not_read_as_a_move(tmp_path):
+    """A block carried while the camera was away (Osaka to Sendai) was not seen move: back,
+    the table is compared with the record (the set-up's alert: the pieces do not stand where
+    the record has them), not judged as a march (rule 7), which it would be seen live."""
+    from test_live import write_frames
+
+    from companion.games.sekigahara.script import shown
+    from companion.live import LiveTable, TableOptions
+    from companion.record.session import Session
+    from companion.record.store import Store
+    from companion.serve import ServeOptions, build_app
+
+    db, frames = tmp_path / "games.sqlite", tmp_path / "frames"
+    store = Store(db)
+    session = Session.start(store, "sekigahara")
+    table = shown(session.game.state, {})
+    store.close()
+    block = next(b for b, at in sorted(table.items()) if at == "osaka")
+    frames.mkdir()
+    write_frames(frames, [table])
+    app = build_app(ServeOptions(db=db, game_id=session.game_id, referee_token="t",
+                                 table=TableOptions(f"folder:{frames}")))
+    live: LiveTable = app.extensions["table"]
+    lines: list[str] = []
+    live.say = lines.append
+    hub = app.extensions["hub"]
+    try:
+        wait_for(lambda: live.session is not None and live.session.counts.stable_states == 1,
+                 60, "the table read in order", every=0.2)
+        shutil.rmtree(frames)
+        wait_for(lambda: "camera" in hub.devices, STALL_SECONDS + SOON, "the camera stopped")
+        staged = tmp_path / "staged"  # the folder appears whole, as a camera's card would
+        staged.mkdir()
+        write_frames(staged, [{**table, block: "sendai"}])
+        staged.rename(frames)
+        wait_for(lambda: "camera" not in hub.devices, 30, "the camera back")
+        alert = wait_for(lambda: hub.alert, 60, "the table compared with the record",
+                         every=0.2)
+        assert "do not stand where the record has them" in str(alert.message)
+        assert not str(alert.rule).startswith("7")
+        assert hub.session.entries == [] and lines[0].startswith("camera stopped: the folder")
+        assert lines[1:] == ["camera back: reading again"]
+    finally:
+        live.stop()
