@@ -107,6 +107,7 @@ READER = "card reader"
 READER_SECONDS = 3.0
 """Seconds a card reader may be away (a loose plug) before every screen says so."""
 
+
 @dataclass
 class LiveTable:
     """The table loop for one hub (started in the web server's process)."""

@@ -217,6 +217,7 @@ def test_a_folder_deleted_mid_game_stops_the_camera_once_and_it_comes_back(tmp_p
         gone = wait_for(lambda: stopped(port), STALL_SECONDS + SOON, "the camera stopped",
                         every=VIEWS_EVERY, alive=child)
         assert gone[0]["device"] == "camera" and "is gone" in gone[0]["reason"]
+        assert view(port, None)["stopped"] == [{"device": "camera", "reason": ""}]  # no path
         wait_for(lambda: said(serve_log(tmp_path), "camera stopped"), 5, "the terminal line")
         table.stills(folder, 4)
         wait_for(lambda: not stopped(port), 20, "the camera back", every=VIEWS_EVERY)

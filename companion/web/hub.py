@@ -214,7 +214,8 @@ class Hub:
                 if role == REFEREE and CHANCE in game.to_move() else [],
                 "set_check": self._set_check_for(role, lang),
                 "blind": self._blind_places(),
-                "stopped": [{"device": d, "reason": r} for d, r in self.devices.items()],
+                "stopped": [{"device": d, "reason": r if role == REFEREE else ""}
+                            for d, r in self.devices.items()],  # why: a path, the referee's
             }
 
     def _blind_places(self) -> list[str]:
