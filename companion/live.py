@@ -8,19 +8,26 @@ imports the other, and neither names a game.
 Where frames come from is named by a short text (`--camera`): `usb:0` (or a device path) for
 a USB camera, `pi` for the Raspberry Pi camera, `folder:PATH` for stills in a folder
 (recorded, or added as they are taken: the folder is followed) or `video:PATH` for a
-recorded video. A camera that fails is retried with backoff by its source; the loop reports the
-source's status and never stops the server. Card readers run in their own threads (pyserial)
-and buttons come from gpiozero; both feed one queue, read between frames, so the session sees
-every input in order and never two at once.
+recorded video. A source that cannot work at all is refused before a game starts (`refusal`).
+A camera that fails is retried with backoff by its source, quietly; the loop watches it
+(`companion.vision.watch`): a camera that stops (no frame for a few seconds, a video played
+out, a folder gone, black or frozen frames) is said once on every screen, in the terminal and
+in the record, and once again when it is back, and the table is read again before it is
+trusted. A card reader unplugged is said the same way. Nothing of it stops the server.
+Card readers run in their own threads (pyserial) and buttons come from gpiozero; both feed
+one queue, read between frames, so the session sees every input in order and never two at once.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.games import game
 from companion.inputs.events import CardScanned, InputEvent
@@ -35,10 +42,16 @@ from companion.vision.sources import (
     ImageFolder,
     PiCameraSource,
     VideoFile,
+    quiet_opencv,
+    source_refusal,
 )
+from companion.vision.watch import CameraWatch
 from companion.web.hub import Hub
 
-__all__ = ["LiveTable", "TableOptions", "frame_source"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["LiveTable", "TableOptions", "frame_source", "refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +89,25 @@ def frame_source(text: str) -> FrameSource:
                      "folder:PATH or video:PATH")
 
 
+def refusal(text: str) -> str | None:
+    """Why the source `text` names cannot work at all, in one sentence (no such folder,
+    file or device; the Pi camera's library missing), or None. Asked before a game starts, so
+    that nobody waits for moves that are never read; ValueError for a text that names no
+    source."""
+    return source_refusal(frame_source(text), text)
+
+
+def say(line: str) -> None:
+    """One line in the terminal `serve` runs in (stderr, as its warnings are)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+CAMERA = "camera"
+READER = "card reader"
+READER_SECONDS = 3.0
+"""Seconds a card reader may be away (a loose plug) before every screen says so."""
+
+
 @dataclass
 class LiveTable:
     """The table loop for one hub (started in the web server's process)."""
@@ -90,6 +122,12 @@ class LiveTable:
     _thread: threading.Thread | None = None
     _status: str = ""
     _seen_version: tuple[int, bool] = (-1, False)
+    watch: CameraWatch | None = None
+    """Whether the camera delivers frames that can be read (made with the source)."""
+    say: Callable[[str], None] = say
+    """Where the one line of a camera or reader stopped (and back) goes: the terminal."""
+    _reader_away: float | None = None
+    """Since when (monotonic) the card reader has been unplugged."""
 
     def start(self) -> threading.Thread:
         rules = self.hub.session.game.rules
@@ -99,6 +137,8 @@ class LiveTable:
         self.session = TableSession(self.hub, parts, hardware)
         self.session.resume()  # a table out of order before a restart still is
         self.source = self.source or frame_source(self.options.camera)
+        quiet_opencv()  # a camera retried: no OpenCV warning per try
+        self.watch = self.watch or CameraWatch(live=self.source.live)
         if self.options.reader:
             self._start_reader(self.options.reader)
         self.hub.inputs_to = self.events.put  # codes typed on the tablet, as a scanner's
@@ -138,7 +178,7 @@ class LiveTable:
             if isinstance(event, CardScanned):
                 check.scanned(event.code)
                 changed = True
-        frame = self.source.next_frame()
+        frame = self._watched(self.source.next_frame())
         detector = getattr(self.session.parts.reader, "detector", None)
         if frame is not None and detector is not None:
             changed = check.saw(read.id for read in detector.detect(frame)) or changed
@@ -172,7 +212,8 @@ class LiveTable:
             self.session.recheck()  # an action entered or undone on the tablet, a pause over
             self.session.settle()
             self._seen_version = (self.hub.version, self.hub.paused)
-        frame = self.source.next_frame()
+        self._watch_readers()
+        frame = self._watched(self.source.next_frame())
         if self.source.status != self._status:
             self._status = self.source.status
             log.info("camera: %s", self._status)
@@ -182,3 +223,37 @@ class LiveTable:
         self.session.on_frame(frame)
         self.session.settle()
         self._seen_version = (self.hub.version, self.hub.paused)
+
+    def _watched(self, frame: np.ndarray | None) -> np.ndarray | None:
+        """The frame if it can be read, else None; a camera that stops or comes back is said
+        once on every screen, in the terminal and the record; back, the table is read again
+        before it is trusted (the session's desync check)."""
+        assert self.watch is not None and self.source is not None and self.session is not None
+        was = self.watch.down
+        usable = self.watch.see(frame, self.source.stopped())
+        if self.watch.down != was:
+            self._device(CAMERA, self.watch.down)
+            if self.watch.down is None:
+                self.session.camera_back()
+        return usable
+
+    def _watch_readers(self) -> None:
+        """A card reader unplugged for `READER_SECONDS` is said as a camera stopped is."""
+        away = next((r.status for r in self._readers if r.status.startswith("disconnected")),
+                    None)
+        now = self.watch.clock() if self.watch is not None else 0.0
+        if away is None:
+            if self._reader_away is not None and self.hub.devices.get(READER):
+                self._device(READER, None)
+            self._reader_away = None
+            return
+        self._reader_away = self._reader_away if self._reader_away is not None else now
+        if now - self._reader_away >= READER_SECONDS and not self.hub.devices.get(READER):
+            self._device(READER, away)
+
+    def _device(self, device: str, down: str | None) -> None:
+        """Every screen, the terminal (one line) and the record hear that `device` stopped
+        (`down` says why) or is back (None)."""
+        self.hub.device_stopped(device, down)
+        self.say(f"{device} stopped: {down}; nothing it shows is read until it is back"
+                 if down is not None else f"{device} back: reading again")

@@ -123,8 +123,72 @@ def test_a_camera_that_cannot_be_used_is_named(stills, tmp_path):
         preview_source("folder:" + "x" * 400)
     empty = LivePreview(f"folder:{stills.empty}", GEOMETRY).latest()
     assert empty.image is None and "no images (JPEG, PNG) in folder" in empty.problem
-    absent = LivePreview("usb:63", GEOMETRY).latest()  # OpenCV, on a device that is not there
-    assert absent.image is None and "camera 63 not available" in absent.problem
+    absent = LivePreview("usb:63", GEOMETRY).latest()  # a device that is not there
+    assert absent.image is None and "there is no camera /dev/video63" in absent.problem
+
+
+def test_the_preview_shows_the_refusal_of_the_last_source_tried_never_an_older_ones(stills,
+                                                                                 tmp_path):
+    preview = LivePreview("usb:63", GEOMETRY)
+    assert "/dev/video63" in preview.latest().problem
+    with pytest.raises(ValueError, match="there is no folder"):
+        preview.switch(f"folder:{tmp_path / 'nowhere'}")
+    shown = preview.latest()
+    assert "there is no folder" in shown.problem and "video63" not in shown.problem
+    assert preview.source == f"folder:{tmp_path / 'nowhere'}"
+    with pytest.raises(ValueError, match="unknown camera 'webcam'"):
+        preview.switch("webcam")
+    assert "unknown camera 'webcam'" in preview.latest().problem
+    (tmp_path / "nowhere").mkdir()  # made since: the source tried works once it can
+    preview.switch(f"folder:{stills.good}")
+    assert preview.latest().problem == ""
+    preview.close()
+
+
+def test_a_video_is_a_source_as_serve_takes_it_played_again_from_its_start(stills, tmp_path):
+    video = tmp_path / "table.avi"
+    frame = cv2.imread(str(stills.good / "0001.jpg"))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 2,
+                             (frame.shape[1], frame.shape[0]))
+    writer.write(frame)
+    writer.release()
+    preview = LivePreview(f"video:{video}", GEOMETRY, fps=5.0)
+    first = preview.latest()
+    assert first.problem == "" and first.check is not None and first.check.calibration
+    time.sleep(0.25)
+    assert preview.latest().number == first.number + 1 and preview.latest().problem == ""
+    preview.close()
+    with pytest.raises(ValueError, match="there is no video file"):
+        preview_source(f"video:{tmp_path / 'none.mp4'}")
+
+
+BOARDS = {"Sekigahara": GEOMETRY,
+          "Rumble Nation": Geometry.load(load_kit("rumble_nation"))}
+
+
+def test_every_games_mat_has_corner_markers_of_its_own_clear_of_the_pieces_tags():
+    from companion.games import all_games
+    from companion.table.registry import FIRST_PIECE_TAG
+
+    seen: dict[int, str] = {}
+    for name, spec in all_games().items():
+        if not spec.has("board"):
+            continue
+        for tag in spec.board_geometry().corners:
+            assert tag not in seen, f"corner marker {tag}: {name}'s and {seen[tag]}'s"
+            assert tag < FIRST_PIECE_TAG or tag > 500, (name, tag)  # pieces count up from 10
+            seen[tag] = name
+    assert len(seen) >= 16
+
+
+def test_another_games_mat_is_refused_by_name_never_fitted(stills):
+    frame = cv2.imread(str(stills.good / "0001.jpg"))
+    wrong = check_corners(BOARDS["Rumble Nation"], frame, boards=BOARDS)
+    assert wrong.calibration is None and len(wrong.found) == 0
+    assert wrong.problem.startswith("these corners are Sekigahara's mat, not Rumble Nation's")
+    assert wrong.summary()["other_board"] == "Sekigahara"
+    right = check_corners(GEOMETRY, frame, boards=BOARDS)
+    assert right.calibration is not None and right.problem == ""
 
 
 # --- the page's server ---------------------------------------------------------------------------
@@ -346,7 +410,7 @@ def test_a_covered_corner_and_a_bad_camera_are_said_on_the_page(browser, server,
     page.fill("#source", "usb:63")
     page.click("#show")
     page.wait_for_function("() => document.getElementById('camera-problem').textContent"
-                           ".includes('camera 63 not available')")
+                           ".includes('there is no camera /dev/video63')")
     assert page.is_hidden("#preview") and "Traceback" not in page.content()
     page.fill("#source", f"folder:{stills.good}")
     page.click("#show")
@@ -356,6 +420,34 @@ def test_a_covered_corner_and_a_bad_camera_are_said_on_the_page(browser, server,
     assert page.is_hidden("#camera-problem")
     _shot(page, "setup-page-phone")
     page.close()
+
+
+def test_the_wrong_board_is_refused_by_name_on_the_page_and_not_saved(browser, server,
+                                                                      stills):
+    """Sekigahara's mat under the camera, Rumble Nation chosen as the board: no green fit,
+    the page names the mat it sees; Save stays off (and the server refuses it)."""
+    _use(server, f"folder:{stills.good}")
+    shots = Path("/work/notes/shots/camera")
+    for viewport in ("tablet", "phone"):
+        page, _ = _open(browser, f"{server.url}/setup#token={server.token}", viewport)
+        _wait_for_frame(page)
+        page.select_option("#game", "rumble_nation")
+        page.wait_for_function("() => document.getElementById('camera-problem').textContent"
+                               ".includes(\"these corners are Sekigahara's mat, not Rumble "
+                               "Nation's\")", timeout=15000)
+        assert page.get_attribute("#check", "class") == "bad"
+        assert page.inner_text("#check").startswith("0 of 4 corners")
+        assert page.is_disabled("#save")
+        assert page.is_hidden("#missing")  # not "move the camera": it is the other mat
+        if shots.parent.is_dir():
+            shots.mkdir(exist_ok=True)
+            page.wait_for_selector("#camera-problem:not([hidden])")
+            page.screenshot(path=str(shots / f"setup-wrong-board-{viewport}.png"),
+                            full_page=True)
+        page.close()
+    status, said, _ = server.call("/setup/api/save", {})
+    assert status == 409 and b"not saved" in said
+    _use(server, f"folder:{stills.good}")  # Sekigahara again, for the tests after
 
 
 def test_the_mat_downloads_and_the_page_speaks_italian(browser, server):

@@ -138,16 +138,19 @@ def _forget_unplayed(db: Path | None, session: Session) -> None:
 
 def _table(camera: str | None, reader: str | None, reader_protocol: str, gpio: bool,
            set_name: str | None) -> tuple[TableOptions | None, PhysicalSet | None]:
-    """The live table --camera asks for (a camera text that names none: exit 2), and the set
-    on it: --set, or with a camera the set registered last."""
-    from companion.live import TableOptions, frame_source
+    """The live table --camera asks for (a camera text that names none: exit 2; a source
+    that cannot work, no such folder, file or device: exit 1), and the set on it: --set, or
+    with a camera the set registered last."""
+    from companion.live import TableOptions, refusal
     from companion.table.sets import newest_set
 
     if camera is not None:
         try:
-            frame_source(camera)
+            refused = refusal(camera)
         except ValueError as exc:
             fail(str(exc), 2)
+        if refused is not None:  # nobody must wait for moves that are never read
+            fail(f"camera {camera}: {refused}")
         set_name = set_name or newest_set()
     chosen_set = physical_set(set_name) if set_name else None
     if camera is None:

@@ -89,13 +89,16 @@ def setup_command(public_url: str | None, port: int, broadcast: str | None,
 
 def _check_page(spec: AnyGame, camera: str | None, host: str, port: int) -> None:
     """What the set-up page needs, checked first: the game's board, the port, a camera it can
-    show (an unknown one: exit 2)."""
-    from companion.vision.preview import preview_source
+    show (an unknown one: exit 2; one that cannot work now, no such device: the page says
+    why, and another can be chosen there)."""
+    from companion.vision.preview import SourceRefused, preview_source
 
     need(spec, "board")
     check_port(host, port)
     try:
         preview_source(camera or "usb:0")
+    except SourceRefused:
+        pass
     except ValueError as exc:
         fail(str(exc), 2)
 

@@ -254,7 +254,7 @@ class SerialReader:
                 if not self._running:
                     break
                 self.status = f"disconnected: {exc}"
-                log.warning("%s: %s unavailable (%s); retrying in %.1f s",
+                log.debug("%s: %s unavailable (%s); retrying in %.1f s",  # said by the table
                             self.parser.reader, self.port, exc, delay)
                 time.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])

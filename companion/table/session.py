@@ -116,6 +116,9 @@ class TableSession:
     """The desync as last written to the store (written again only when it changes)."""
     _blind: tuple[tuple[str, ...], int] = ((), 0)
     """Where the last frames could not see, and for how many frames in a row."""
+    _reread: bool = False
+    """The camera was away: the next stable table is compared with the record (what moved
+    meanwhile was not seen move) before a change is read as a move again."""
 
     @property
     def referee(self) -> TableReferee:
@@ -158,11 +161,14 @@ class TableSession:
         The pixels are read outside the hub's lock; the judging and recording inside it, so a
         tablet action cannot land between the state the referee judged and the record."""
         self.counts.frames += 1
-        first = self.tracker.stable is None
+        first = self.tracker.stable is None or self._reread
         reading = self.parts.reader.read(image)
         self._watch_blind(getattr(reading, "blind", ()))
+        before = self.tracker.stable
         diff = self.tracker.feed(reading)
         if diff is None:
+            if self._reread and self.tracker.stable is not before:
+                self._reread = False  # the table agreed again, as it stood: trusted again
             return None
         with self.hub.lock:
             self.counts.stable_states += 1
@@ -171,11 +177,18 @@ class TableSession:
             if self.hub.paused:
                 self._unseen = True  # judged against the record once the game goes on
             elif first or self._unseen or self.referee.desync is not None:
-                self._unseen = False
+                self._unseen = self._reread = False
                 self._check_table(first)
             else:
                 self._rule(self.referee.on_diff(self.state, diff), "camera")
         return diff
+
+    def camera_back(self) -> None:
+        """The camera is back after it stopped: the table is read again and compared with
+        the record before it is trusted, as at the start (pieces moved while nobody looked
+        are a desync, not a move)."""
+        with self.hub.lock:
+            self._reread = True
 
     def _watch_blind(self, blind: Any) -> None:
         """Tell the screens where the camera cannot see (a saturated reflection: the tags

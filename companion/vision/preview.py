@@ -13,12 +13,13 @@ than `MAX_FILE_BYTES` or `MAX_PIXELS` are skipped, and the preview is at most `w
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +28,19 @@ import numpy as np
 
 from companion.vision.detect import TagDetector, TagRead
 from companion.vision.geometry import Geometry
-from companion.vision.sources import CameraSource, FrameSource, PiCameraSource
+from companion.vision.sources import (
+    CameraSource,
+    FrameSource,
+    PiCameraSource,
+    VideoFile,
+    quiet_opencv,
+    source_refusal,
+)
 from companion.vision.table import BoardNotFound, Calibration, calibrate
 
-__all__ = ["CornerCheck", "LivePreview", "LoopingFolder", "PreviewFrame", "check_corners",
-           "draw_preview", "preview_source", "release", "to_jpeg", "with_caption"]
+__all__ = ["CornerCheck", "LivePreview", "LoopingFolder", "LoopingVideo", "PreviewFrame",
+           "SourceRefused", "check_corners", "draw_preview", "preview_source", "release", "to_jpeg",
+           "with_caption"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +69,8 @@ class CornerCheck:
     calibration: Calibration | None
     problem: str
     reads: tuple[TagRead, ...] = ()
+    other_board: str = ""
+    """The board whose corner markers are seen instead (another game's mat), if any."""
 
     @property
     def missing(self) -> tuple[int, ...]:
@@ -70,13 +81,16 @@ class CornerCheck:
         fit = self.calibration.error_mm if self.calibration is not None else None
         return {"corners_seen": len(self.found), "corners_total": len(self.expected),
                 "missing": list(self.missing), "placed": self.calibration is not None,
-                "fit_mm": round(fit, 2) if fit is not None else None, "problem": self.problem}
+                "fit_mm": round(fit, 2) if fit is not None else None, "problem": self.problem,
+                "other_board": self.other_board}
 
 
-def check_corners(geometry: Geometry, frame: np.ndarray,
-                  detector: TagDetector | None = None) -> CornerCheck:
+def check_corners(geometry: Geometry, frame: np.ndarray, detector: TagDetector | None = None,
+                  boards: Mapping[str, Geometry] | None = None) -> CornerCheck:
     """Find the corner markers in `frame` and place the board from them if there are enough;
-    a frame where the board cannot be placed gives a check with its `problem`, not an error."""
+    a frame where the board cannot be placed gives a check with its `problem`, not an error.
+    `boards`: every board by the name a person knows it by (`geometry`'s among them), so
+    that another board's corner markers (each board has its own ids) are named as such."""
     reads = tuple((detector or TagDetector()).detect(frame))
     found = {read.id: read.corners for read in reads if read.id in geometry.corners}
     try:
@@ -84,7 +98,25 @@ def check_corners(geometry: Geometry, frame: np.ndarray,
         problem = ""
     except BoardNotFound as exc:
         placed, problem = None, str(exc)
-    return CornerCheck(tuple(sorted(geometry.corners)), found, placed, problem, reads)
+    other, chosen = _other_board(geometry, {read.id for read in reads}, boards or {})
+    if placed is None and other:
+        problem = (f"these corners are {other}'s mat, not {chosen}'s: choose {other} as the "
+                   f"board, or put {chosen}'s mat under the camera")
+    return CornerCheck(tuple(sorted(geometry.corners)), found, placed, problem, reads,
+                       other if placed is None else "")
+
+
+def _other_board(geometry: Geometry, seen: set[int],
+                 boards: Mapping[str, Geometry]) -> tuple[str, str]:
+    """The board (its name in `boards`) whose corner markers are seen rather than
+    `geometry`'s ("" when none is), and `geometry`'s own name."""
+    chosen = next((name for name, board in boards.items() if board.game == geometry.game),
+                  geometry.game)
+    count, other = max(((len(seen & set(board.corners)), name) for name, board in boards.items()
+                        if board.game != geometry.game), default=(0, ""))
+    if count < 2 or count <= len(seen & set(geometry.corners)):
+        return "", chosen
+    return other, chosen
 
 
 def draw_preview(geometry: Geometry, frame: np.ndarray, check: CornerCheck,
@@ -233,26 +265,52 @@ class LoopingFolder(FrameSource):
         return frame
 
 
+class SourceRefused(ValueError):
+    """A source named rightly that cannot work (no such folder, file or device): the page
+    shows why, and shows it until another source is tried."""
+
+
+@dataclass
+class LoopingVideo(VideoFile):
+    """A recorded video, played again from its start after its last frame: it stands for a
+    camera that keeps showing the table, as a looping folder does."""
+
+    def next_frame(self) -> np.ndarray | None:
+        frame = super().next_frame()
+        if frame is None and self.status == "end of video":
+            self.close()
+            frame = super().next_frame()
+        return frame
+
+
 def preview_source(text: str, retry: float = 2.0) -> FrameSource:
-    """The frame source a camera's text names (as `companion serve --camera`: `pi`, `usb:0`,
-    `usb:/dev/video0`, `folder:PATH`); ValueError naming what is wrong with any other text.
-    A USB camera that fails is retried by the preview (every `retry` s), never slept on."""
+    """The frame source a camera's text names, as `companion serve --camera` takes it (`pi`,
+    `usb:0`, `usb:/dev/video0`, `folder:PATH`, `video:PATH`); ValueError naming what is wrong
+    with any other text, or why the source named cannot work (no such folder, file or device:
+    `sources.source_refusal`). A USB camera that fails is retried by the preview (every
+    `retry` s), never slept on."""
     text = text.strip()
     if len(text) > MAX_SOURCE:
         raise ValueError(f"a camera's name has at most {MAX_SOURCE} characters")
     kind, _, where = text.partition(":")
+    source: FrameSource | None = None
     if kind == "pi" and not where:
-        return PiCameraSource()
-    if kind == "usb" and re.fullmatch(r"\d{1,2}", where or "0"):
-        return CameraSource(int(where or 0), backoff=(retry, retry), sleep=_no_wait)
-    if kind == "usb" and re.fullmatch(r"/dev/[\w./-]+", where) and ".." not in where:
-        return CameraSource(where, backoff=(retry, retry), sleep=_no_wait)
-    if kind == "folder" and where:
-        folder = Path(where).expanduser()
-        if not folder.is_dir():
-            raise ValueError(f"camera {text}: there is no folder {folder}")
-        return LoopingFolder(folder)
-    raise ValueError(f"unknown camera {text!r}: use pi, usb:0, usb:/dev/video0 or folder:PATH")
+        source = PiCameraSource()
+    elif kind == "usb" and re.fullmatch(r"\d{1,3}", where or "0"):
+        source = CameraSource(int(where or 0), backoff=(retry, retry), sleep=_no_wait)
+    elif kind == "usb" and re.fullmatch(r"/[\w./-]+", where) and ".." not in where:
+        source = CameraSource(where, backoff=(retry, retry), sleep=_no_wait)
+    elif kind == "folder" and where:
+        source = LoopingFolder(Path(where).expanduser())
+    elif kind == "video" and where:
+        source = LoopingVideo(Path(where).expanduser())
+    if source is None:
+        raise ValueError(f"unknown camera {text!r}: use pi, usb:0, usb:/dev/video0, "
+                         "folder:PATH or video:PATH")
+    refused = source_refusal(source, f"{kind}:{Path(where).expanduser()}" if where else text)
+    if refused is not None:
+        raise SourceRefused(f"camera {text}: {refused}")
+    return source
 
 
 def _no_wait(_seconds: float) -> None:
@@ -288,15 +346,22 @@ class LivePreview:
     asked for and the last is older than 1/fps seconds, one request at a time."""
 
     def __init__(self, source: str, geometry: Geometry, fps: float = 2.0,
-                 width: int = PREVIEW_WIDTH, retry: float = 2.0, wait: float = 5.0) -> None:
+                 width: int = PREVIEW_WIDTH, retry: float = 2.0, wait: float = 5.0,
+                 boards: Mapping[str, Geometry] | None = None) -> None:
         self.fps, self.width, self.retry, self.wait = fps, width, retry, wait
         self.detector = TagDetector()
+        self.boards: Mapping[str, Geometry] = boards or {}
+        """Every board by its game's title: another board's corner markers are named."""
         self._lock = threading.Lock()
         self._source_text, self._geometry = "", geometry
         self._source: FrameSource | None = None
+        self._refused = ""
+        """Why the last source tried cannot work (the preview shows that, not an old one's)."""
         self._last = PreviewFrame(0, "", "starting", problem="no frame yet")
         self._taken = -1e9
-        self.switch(source, geometry)
+        quiet_opencv()  # a camera retried: no OpenCV warning per try
+        with contextlib.suppress(SourceRefused):  # shown as the preview's problem
+            self.switch(source, geometry)
 
     @property
     def source(self) -> str:
@@ -304,15 +369,26 @@ class LivePreview:
 
     def switch(self, source: str | None = None, geometry: Geometry | None = None) -> None:
         """Show another camera or another game's board; ValueError for a camera text that
-        names none (the preview keeps the one it had)."""
-        chosen = preview_source(source, self.retry) if source is not None else None
+        names none or a source that cannot work: the preview then shows that refusal (the
+        last source tried), never the picture or the trouble of the one before."""
+        refused: ValueError | None = None
+        try:
+            chosen = preview_source(source, self.retry) if source is not None else None
+        except ValueError as exc:
+            chosen, refused = None, exc
         with self._locked():
-            if chosen is not None:
+            if source is not None:
                 release(self._source)
-                self._source, self._source_text = chosen, source.strip() if source else ""
+                self._source, self._source_text = chosen, source.strip()[:MAX_SOURCE]
+                self._refused = str(refused or "")
+                self._last = PreviewFrame(self._last.number, self._source_text,
+                                          "refused" if refused else "starting",
+                                          problem=self._refused or "no frame yet")
             if geometry is not None:
                 self._geometry = geometry
             self._taken = -1e9  # the next request takes a fresh frame
+        if refused is not None:
+            raise refused
 
     def latest(self) -> PreviewFrame:
         """The newest frame, taken now if the last is old enough; while another request is
@@ -335,8 +411,14 @@ class LivePreview:
 
     def _take(self) -> PreviewFrame:
         number, text = self._last.number + 1, self._source_text
-        if self._source is None:  # a request still running as the page shuts down
-            return PreviewFrame(number, text, "closed", problem="the preview is closed")
+        if self._source is None and self._refused:  # asked again: plugged in since?
+            try:
+                self._source, self._refused = preview_source(text, self.retry), ""
+            except ValueError as exc:
+                self._refused = str(exc)
+        if self._source is None:  # refused, or a request still running as the page shuts
+            return PreviewFrame(number, text, "refused" if self._refused else "closed",
+                                problem=self._refused or "the preview is closed")
         try:
             frame = self._source.next_frame()
         except (OSError, RuntimeError, cv2.error) as exc:  # a driver's own failure
@@ -345,7 +427,7 @@ class LivePreview:
         status = self._source.status
         if frame is None or not frame.size:
             return PreviewFrame(number, text, status, problem=f"camera {text}: {status}")
-        check = check_corners(self._geometry, frame, self.detector)
+        check = check_corners(self._geometry, frame, self.detector, self.boards)
         image = draw_preview(self._geometry, frame, check, self.width)
         return PreviewFrame(number, text, status, image, frame, check)
 

@@ -172,6 +172,9 @@ class Hub:
         self.blind: tuple[str, ...] = ()
         """Zones the camera cannot see (a lamp's reflection saturates it there), as the live
         table last said; every screen says which, so the players move the lamp (#19)."""
+        self.devices: dict[str, str] = {}
+        """The table's devices that have stopped (the camera, the card reader) and why, as the
+        live table last said: every screen shows a banner while one is listed."""
         self.set_check: Any = None
         """The set check while it runs (`companion.table.setcheck.SetCheck`): the camera and
         the reader feed it, not the game."""
@@ -220,6 +223,8 @@ class Hub:
                 if role == REFEREE and CHANCE in game.to_move() else [],
                 "set_check": self._set_check_for(role, lang),
                 "blind": self._blind_places(),
+                "stopped": [{"device": d, "reason": r if role == REFEREE else ""}
+                            for d, r in self.devices.items()],  # why: a path, the referee's
             }
 
     def _blind_places(self) -> list[str]:
@@ -234,6 +239,22 @@ class Hub:
             if zones != self.blind:
                 self.blind = zones
                 self._changed()
+
+    def device_stopped(self, device: str, reason: str | None) -> None:
+        """The live table says `device` has stopped (`reason`) or is back (None): every
+        screen follows, and the record keeps a note of it (the table state's `stops`)."""
+        with self._lock:
+            if reason is None:
+                self.devices.pop(device, None)
+            else:
+                self.devices[device] = reason
+            store, game_id = self.session.store, self.session.game_id
+            notes = list(store.table_state(game_id).get("stops", []))[-99:]
+            notes.append({"device": device, "at": self.session.clock(),
+                          "stopped": reason} if reason else
+                         {"device": device, "at": self.session.clock(), "back": True})
+            store.put_table_state(game_id, "stops", notes)
+            self._changed()
 
     def _set_check_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """The referee's set check: what it has named and what it misses (true identities:

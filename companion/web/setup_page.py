@@ -2,7 +2,9 @@
 
 Mounting the camera is a job for two people, one on the ladder and one looking at a screen: the
 page shows the camera's live preview with the calibration drawn on every frame (corner markers
-found and missing, the board and its zones projected from the fit, the fit in millimetres),
+found and missing, the board and its zones projected from the fit, the fit in millimetres;
+another game's mat, known by its own corner markers, refused by name; a source that cannot
+work, the last one tried, said as such),
 saves the calibration as `companion calibrate` does, into the user's data folder, and gives
 what else the first evening needs: the address the phones use (changed here, saved in
 settings.yaml as `companion setup --public-url` saves it), the referee's link as a QR code,
@@ -55,7 +57,7 @@ class SetupOptions:
     game: str
     """The game whose board the preview places first (the page can choose another)."""
     source: str = "usb:0"
-    """The camera shown first: pi, usb:N, usb:/dev/videoN or folder:PATH."""
+    """The camera shown first: pi, usb:N, usb:/dev/videoN, folder:PATH or video:PATH."""
     public_url: str = "http://127.0.0.1:8000"
     """Where the phones reach the table when settings.yaml says nowhere."""
     host: str = "0.0.0.0"
@@ -89,9 +91,10 @@ def create_setup_app(options: SetupOptions) -> Flask:
     """The set-up page's app; ValueError naming the problem for a camera or game it cannot
     show (before anything is served)."""
     chosen = _calibrated(options.game)
-    boards: dict[str, Geometry] = {}
-    boards[chosen] = game(chosen).board_geometry()
-    preview = LivePreview(options.source, boards[chosen], fps=min(max(options.fps, 0.2), 5.0))
+    boards = {name: game(name).board_geometry() for name in calibrated_games()}
+    titles = {title: boards[name] for name, title in calibrated_games().items()}
+    preview = LivePreview(options.source, boards[chosen], fps=min(max(options.fps, 0.2), 5.0),
+                          boards=titles)  # another game's mat is named, never fitted
     return create_page_app(PAGE, bp, SetupState(options, chosen, preview, boards),
                            options.referee_token, options.host, options.host_names)
 

@@ -112,7 +112,7 @@ class Registry:
 
     def _tag(self, tag: str, knight_words: str, face: str) -> str:
         """One face's tag; ValueError for a tag out of range or already on another face."""
-        number = _number(tag, FIRST_PIECE_TAG, 586)
+        number = _number(tag, FIRST_PIECE_TAG, _last_piece_tag())
         if face.lower() not in FACES:
             raise ValueError(f"a face is mounted or foot, not {face!r}")
         piece = _piece(self._knight(knight_words), face.lower())
@@ -215,6 +215,14 @@ class Registry:
         if self.data["tags"]:
             return TableRegistry({int(t): p for t, p in self.data["tags"].items()}, {})
         return TableRegistry.in_kit_order(_piece(k, face) for k in kit.by_id for face in FACES)
+
+
+def _last_piece_tag() -> int:
+    """The highest tag a counter's face may carry: below the mat's own corner markers (the
+    top of the 36h11 family, 0-586, is theirs: board.yaml's `corner_markers`)."""
+    from companion.games.barletta.reader import _load
+
+    return min(int(tag) for tag in _load(None)["corner_markers"]["ids"]) - 1
 
 
 def _number(text: str, low: int, high: int) -> int:

@@ -232,6 +232,20 @@ function renderBlind(places) {
   show(bar, places.length > 0);
 }
 
+const STOPPED = {
+  "camera": "The camera has stopped: nothing on the table is being read. Check its cable.",
+  "card reader": "The card reader has stopped: no card is being read. Check its cable.",
+};
+
+function renderStopped(stopped) {
+  // A camera or card reader that stopped (the live table says so, and when it is back):
+  // on every screen, so that nobody waits for moves that are never read.
+  const bar = panel("stopped");
+  if (!bar) return;
+  bar.replaceChildren(...stopped.map((s) => el("p", { "data-device": s.device, title: s.reason }, t(STOPPED[s.device] || STOPPED.camera))));
+  show(bar, stopped.length > 0);
+}
+
 function ruleRef(rule, summary) {
   // A rule number a player can tap for its summary.
   const ref = el("button", { class: "rule-ref", type: "button", "data-rule": rule }, fill(t("rule {rule}"), { rule }));
@@ -674,6 +688,7 @@ function render(state) {
   current = state;
   renderHeader(state);
   renderBlind(state.blind || []);
+  renderStopped(state.stopped || []);
   renderAlert(state.alert);
   renderNotice(state);
   renderQuestion(state);

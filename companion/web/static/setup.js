@@ -48,7 +48,7 @@ function drawCheck(check) {
   const line = $("check");
   line.textContent = checkWords(check);
   line.className = !check.placed ? "bad" : check.missing.length ? "partial" : "good";
-  say("missing", check.missing.length
+  say("missing", check.missing.length && !check.other_board
     ? fill(t("Not seen: corner markers {ids}. Move the camera or the mat until all four are in view."), { ids: check.missing.join(", ") })
     : "");
   say("camera-problem", check.placed ? "" : check.problem);
