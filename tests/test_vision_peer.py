@@ -170,3 +170,12 @@ def test_bench_vision_refuses_photos_without_truth_and_unknown_conditions(tmp_pa
     assert ran.returncode == 2 and "no condition 'fog'" in ran.stderr
     ran = companion("bench", "vision", "--only-peer", "--no-peer")
     assert ran.returncode == 2
+
+
+@pytest.mark.slow
+def test_on_a_steep_camera_the_companion_reads_at_least_what_apriltag3_reads() -> None:
+    """A 12 MP camera tilted 60 degrees from looking straight down, 14 mm tags."""
+    name = "12 MP, camera at 60 degrees"
+    c = compare_synthetic(frames=1, conditions=[name])[name]
+    assert c["companion"]["recall"] >= c["apriltag3"]["recall"] > 0.5, c
+    assert c["companion"]["wrong_ids"] == 0

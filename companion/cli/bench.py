@@ -161,8 +161,9 @@ def bench_inputs_command(as_json: bool) -> None:
               "(0: none).")
 @click.option("--peer-condition", "peer_conditions", multiple=True, metavar="NAME",
               help="A synthetic condition for the comparison (repeatable; default: sharp, "
-              "'10 px motion blur', 'hard defocus', '1080p, 14 mm tags', '1080p, 22 mm "
-              "tags'; others: companion.vision.decode.CONDITIONS).")
+              "'12 MP, camera at 45 degrees', '1080p, 22 mm tags'; 'all': those, 10 px "
+              "motion blur, hard defocus, 1080p with 14 mm tags, the camera at 30 and 60 "
+              "degrees; others: companion.vision.decode.CONDITIONS).")
 @click.option("--no-peer", is_flag=True, help="Leave AprilTag 3 out.")
 @click.option("--only-peer", is_flag=True,
               help="Only the comparison with AprilTag 3, not the game's own benchmark.")
@@ -215,12 +216,22 @@ def _peer(spec: Any, seed: int, frames: int, conditions: tuple[str, ...],
     game's own benchmark so that the game's bar is the one left drawn; {"missing": why}
     without pupil-apriltags."""
     from companion.vision.decode import CONDITIONS
-    from companion.vision.peer import PEER_CONDITIONS, PeerMissing, bench_peer, read_truth
+    from companion.vision.peer import (
+        OBLIQUE,
+        PEER_ALL,
+        PEER_CONDITIONS,
+        PeerMissing,
+        bench_peer,
+        read_truth,
+    )
 
-    unknown = [name for name in conditions if name not in CONDITIONS]
+    known = [*CONDITIONS, *OBLIQUE]
+    if "all" in conditions:
+        conditions = PEER_ALL
+    unknown = [name for name in conditions if name not in known]
     if unknown:
         raise click.BadParameter(f"no condition {unknown[0]!r} (conditions: "
-                                 f"{', '.join(CONDITIONS)})", param_hint="--peer-condition")
+                                 f"{', '.join(known)})", param_hint="--peer-condition")
     if photos is not None:
         read_truth(photos, truth)  # a folder that cannot be scored fails before any work
     total = frames * len(conditions or PEER_CONDITIONS) + (

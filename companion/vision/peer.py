@@ -33,9 +33,9 @@ import numpy as np
 
 from companion.vision.detect import DetectorConfig, TagDetector, to_grey
 
-__all__ = ["PEER_CONDITIONS", "PHOTO_TRUTH", "TRUTH_NAME", "AprilTag3", "PeerMissing", "Truth",
-           "bench_peer", "compare_photos", "compare_synthetic", "describe", "peer_available",
-           "read_truth"]
+__all__ = ["OBLIQUE", "PEER_ALL", "PEER_CONDITIONS", "PHOTO_TRUTH", "TRUTH_NAME", "AprilTag3",
+           "PeerMissing", "Truth", "bench_peer", "compare_photos", "compare_synthetic",
+           "describe", "peer_available", "read_truth"]
 
 TRUTH_NAME = "truth.json"
 """The truth file looked for beside the photographs when none is given."""
@@ -46,11 +46,21 @@ used for a folder of photos that has no truth file beside it, when it names them
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
-PEER_CONDITIONS = ("sharp", "10 px motion blur", "hard defocus", "1080p, 14 mm tags",
-                   "1080p, 22 mm tags")
-"""The synthetic conditions `companion bench vision` compares by default (`--peer-condition`
-names others of `decode.CONDITIONS`): the straight 12 MP still, the hardest blur and defocus,
-1080p with the tags the sheet recommends and with 14 mm tags."""
+OBLIQUE = {"12 MP, camera at 30 degrees": 30.0, "12 MP, camera at 45 degrees": 45.0,
+           "12 MP, camera at 60 degrees": 60.0}
+"""Oblique conditions: the 12 MP camera a metre from the table's centre, tilted this far from
+looking straight down (`room.tilted_camera`: the far edge smaller; the pieces' height and depth
+of field not drawn), 14 mm tags, a little noise."""
+
+PEER_ALL = ("sharp", "10 px motion blur", "hard defocus", "1080p, 14 mm tags",
+            "1080p, 22 mm tags", *OBLIQUE)
+"""The synthetic conditions of `--peer-condition all` (docs/vision.md's table): the straight
+12 MP still, the hardest blur and defocus, 1080p with the tags the sheet recommends and with
+14 mm tags, and the oblique cameras."""
+
+PEER_CONDITIONS = ("sharp", "12 MP, camera at 45 degrees", "1080p, 22 mm tags")
+"""The conditions `companion bench vision` compares by default: one straight 12 MP still, one
+oblique, one 1080p (a few seconds each on a Pi-class machine; `PEER_ALL` for the table)."""
 
 
 class PeerMissing(RuntimeError):
@@ -246,6 +256,7 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
     from companion.games import game as game_spec
     from companion.vision.corpus import random_look, random_scene
     from companion.vision.decode import CONDITIONS
+    from companion.vision.room import tilted_camera
     from companion.vision.synth import Look, Synth, random_camera
 
     spec = game_spec(game) if game else default_game()
@@ -254,14 +265,15 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
     readers = {"companion": ours or companion_reader(), "apriltag3": peer or AprilTag3()}
     results: dict[str, Any] = {}
     for name in conditions or PEER_CONDITIONS:
-        size, tag_mm, look = CONDITIONS[name]
+        size, tag_mm, look = CONDITIONS["sharp"] if name in OBLIQUE else CONDITIONS[name]
         synth = Synth(replace(geometry, tag_mm=tag_mm), kit)
         rng = random.Random(seed)
         tallies, visible = _tallies(), 0
         since = _crash_count(readers["apriltag3"])
         for _ in range(frames):
             scene = random_scene(synth.geometry, rng)
-            camera = random_camera(rng, size)
+            camera = tilted_camera(synth, size, OBLIQUE[name]) if name in OBLIQUE \
+                else random_camera(rng, size)
             drawn = random_look(rng) if look is None else Look(
                 motion=look[0], defocus=look[1], noise=1.5, seed=rng.randrange(1 << 30))
             frame = synth.photograph(scene, camera, drawn)
