@@ -127,6 +127,7 @@ def test_apriltag3_decimates_as_the_companions_search_reduces() -> None:
     assert peer.threads == 2
 
 
+@pytest.mark.slow
 def test_the_synthetic_comparison_reads_the_games_table_with_both() -> None:
     ticks: list[None] = []
     figures = compare_synthetic("rumble_nation", frames=1, conditions=["1080p, 24 mm tags"],

@@ -260,6 +260,8 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
     from companion.vision.synth import Look, Synth, random_camera
 
     spec = game_spec(game) if game else default_game()
+    if not spec.has("board"):
+        spec = default_game()  # a game without a board of tags: the default game's table
     kit = spec.load_kit()
     geometry = spec.board_geometry(kit)
     readers = {"companion": ours or companion_reader(), "apriltag3": peer or AprilTag3()}
@@ -285,7 +287,8 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
                 tallies[key].wrong += len(ids - set(scene.tags))
             if tick is not None:
                 tick()
-        results[name] = {"frames": frames, "frame": f"{size[0]}x{size[1]}", "tag_mm": tag_mm,
+        results[name] = {"table": spec.name, "frames": frames,
+                         "frame": f"{size[0]}x{size[1]}", "tag_mm": tag_mm,
                          "visible_tags": visible, **_side_by_side(tallies, visible),
                          **_crashes(readers["apriltag3"], since)}
     return results
