@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.vision.detect import TagDetector
@@ -33,8 +34,12 @@ def test_the_reader_finds_what_apriltag3_finds_and_no_wrong_id(name: str, peer: 
                                                                ) -> None:
     image = cv2.imread(str(PHOTOS / name), cv2.IMREAD_COLOR)
     truth = TRUTH[name]
-    ours = {r.id for r in READER.detect(image)}
-    theirs = set(peer(image))
+    reads = {r.id: r.corners for r in READER.detect(image)}
+    found = dict(peer.detect(image))
+    ours, theirs = set(reads), set(found)
     assert not ours - truth.tags - truth.also, f"wrong ids {ours - truth.tags - truth.also}"
     assert theirs <= ours, f"AprilTag 3 read {sorted(theirs - ours)} which we missed"
     assert len(ours & truth.tags) >= len(theirs & truth.tags)
+    for tag in theirs:  # the same corners in the same order (AprilTag 3 lists them the other
+        same = np.roll(found[tag][::-1], 2, axis=0)  # way round, from another corner)
+        assert np.abs(reads[tag] - same).max() < 4.0, (tag, reads[tag], same)
