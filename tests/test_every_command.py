@@ -251,7 +251,7 @@ SMALL_VISION = {"frames": "2", "sequences": "1", "room": "1"}
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(600)  # a game's bench, the room's conditions and AprilTag 3's frames
+@pytest.mark.timeout(900)  # a game's bench, the room's conditions and AprilTag 3's frames
 @pytest.mark.parametrize(("name", "has"), _cases("vision_bench"))
 def test_vision_bench(env, name, has):
     spec = all_games()[name]
