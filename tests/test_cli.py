@@ -223,11 +223,11 @@ def tiny_bench(monkeypatch):
 
 
 def test_bench_vision_runs_the_games_benchmark_with_its_settings(tiny_bench):
-    result = run("bench", "vision", "--game", "skirmish")
-    assert result.exit_code == 0, result.output
+    result = run("bench", "vision", "--game", "skirmish", "--no-peer")  # AprilTag 3: its own
+    assert result.exit_code == 0, result.output                         # tests (vision_peer)
     assert result.output == "3 frames, 1200 px\n"
     result = run("bench", "vision", "--game", "skirmish", "--frames", "5", "--size=8x2",
-                 "--label", "cast", "--dim", "yes", "--json")
+                 "--label", "cast", "--dim", "yes", "--no-peer", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == {"frames": 5, "pixels": 16, "label": "cast",
                                          "dim": True}
@@ -276,7 +276,8 @@ def test_every_shipped_vision_benchmark_keeps_the_contract(name):
 @pytest.mark.slow
 def test_sekigaharas_vision_benchmark_runs_from_the_command_with_small_settings():
     result = run("bench", "vision", "--game", "sekigahara", "--frames", "1", "--sequences",
-                 "1", "--room", "0", "--json")  # the room's conditions: test_vision_room
+                 "1", "--room", "0", "--no-peer", "--json")  # the room: test_vision_room;
+    # AprilTag 3 beside the reader: test_vision_peer and test_every_command
     assert result.exit_code == 0, result.output
     f = json.loads(result.output)
     assert f["frames"] == 1 and f["sequences"] == 1 and f["visible_tags"] > 0

@@ -10,6 +10,7 @@ serves (serve, the kit author, setup's page) is started, asked for its page, and
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import random
 import socket
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.games import AnyGame, Capability, all_games
@@ -249,6 +251,7 @@ SMALL_VISION = {"frames": "2", "sequences": "1", "room": "1"}
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a game's bench, the room's conditions and AprilTag 3's frames
 @pytest.mark.parametrize(("name", "has"), _cases("vision_bench"))
 def test_vision_bench(env, name, has):
     spec = all_games()[name]
@@ -258,9 +261,25 @@ def test_vision_bench(env, name, has):
     settings = spec.need_vision_bench().settings
     small = [arg for key, value in SMALL_VISION.items() if key in settings
              for arg in (f"--{key}", value)]
-    ran = run(env, "bench", "vision", "--game", name, *small, "--json", timeout=900)
+    photos = Path(env["HOME"]) / "photos"  # one photograph of two tags, for the peer
+    photos.mkdir()
+    bank = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+    sheet = np.full((240, 320), 230, np.uint8)
+    sheet[70:150, 30:110] = cv2.aruco.generateImageMarker(bank, 7, 80)
+    sheet[70:150, 190:270] = cv2.aruco.generateImageMarker(bank, 300, 80)
+    cv2.imwrite(str(photos / "two.png"), sheet)
+    (photos / "truth.json").write_text('{"two.png": [7, 300]}')
+    ran = run(env, "bench", "vision", "--game", name, *small, "--peer-frames", "1",
+              "--peer-condition", "1080p, 24 mm tags", "--photos", str(photos), "--json",
+              timeout=900)
     worked(ran)
     assert ran.out.strip().startswith("{")
+    peer = json.loads(ran.out)["apriltag3"]  # AprilTag 3 read the same frames in the run
+    for figures in (peer["synthetic"]["1080p, 24 mm tags"], peer["photos"]):
+        for reader in ("companion", "apriltag3"):
+            assert figures[reader]["recall"] > 0.5 and figures[reader]["wrong_ids"] == 0
+            assert figures[reader]["ms_median"] > 0
+        assert figures["time_ratio"] > 0 and figures["recall_ratio"] > 0
 
 
 @pytest.mark.slow

@@ -102,10 +102,12 @@ def test_a_damaged_tag_reads_with_its_hamming_distance_or_not_at_all():
     cell = (read.corners[1] - read.corners[0]) / 8, (read.corners[3] - read.corners[0]) / 8
     damaged = image.copy()
     for row, col in ((2, 2), (4, 5)):  # two data cells painted over with their opposite
+        # (the whole cell and a pixel about it: the light-model read samples a quad grown by
+        # a pixel, which would see a cell nine tenths painted as still partly itself)
         centre = read.corners[0] + cell[0] * (col + 0.5) + cell[1] * (row + 0.5)
         x, y = (int(v) for v in centre)
         colour = 255 - int(cv2.cvtColor(image[y:y + 1, x:x + 1], cv2.COLOR_BGR2GRAY)[0, 0])
-        half = int(np.linalg.norm(cell[0]) * 0.45)
+        half = int(np.linalg.norm(cell[0]) * 0.5) + 1
         damaged[y - half:y + half, x - half:x + half] = 0 if colour < 128 else 255
     reads = {r.id: r for r in DETECTOR.detect(damaged)}
     assert reads[tag].hamming == 2

@@ -6,6 +6,7 @@ as one JSON object; a progress bar on standard error while they run.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -155,15 +156,37 @@ def bench_inputs_command(as_json: bool) -> None:
 @GAME_OPTION
 @click.option("--list-settings", is_flag=True,
               help="List the game's benchmark settings with their defaults, and stop.")
+@click.option("--photos", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Also read this folder of photographs with both readers; the ids in each "
+              "photo come from --truth, else truth.json beside them, else the project's file "
+              "for the real photographs of issue #33.")
+@click.option("--truth", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The ids in each photograph: a JSON object of file name -> ids.")
+@click.option("--peer-frames", default=1, show_default=True, type=click.IntRange(min=0),
+              help="Synthetic frames per condition read by both the companion and AprilTag 3 "
+              "(0: none).")
+@click.option("--peer-condition", "peer_conditions", multiple=True, metavar="NAME",
+              help="A synthetic condition for the comparison (repeatable; default: sharp, "
+              "'12 MP, camera at 45 degrees', '1080p, 22 mm tags'; 'all': those, 10 px "
+              "motion blur, hard defocus, 1080p with 14 mm tags, the camera at 30 and 60 "
+              "degrees; others: companion.vision.decode.CONDITIONS).")
+@click.option("--no-peer", is_flag=True, help="Leave AprilTag 3 out.")
+@click.option("--only-peer", is_flag=True,
+              help="Only the comparison with AprilTag 3, not the game's own benchmark.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def bench_vision_command(ctx: click.Context, game: str, list_settings: bool,
+                         photos: Path | None, truth: Path | None, peer_frames: int,
+                         peer_conditions: tuple[str, ...], no_peer: bool, only_peer: bool,
                          as_json: bool) -> None:
-    """Time and score a game's table reading on a seeded synthetic corpus.
+    """Time and score a game's table reading on a seeded synthetic corpus, and the tag reader
+    beside AprilTag 3 on the same frames (the game's table under each condition, and the
+    photographs of --photos): recall, wrong ids, time per frame and their ratios.
 
     The settings are the game's (its vision benchmark's), given as --NAME VALUE: e.g.
     `--game sekigahara --frames 10 --seed 3`, `--game rumble-nation --frames 50`;
-    --list-settings shows them with their defaults.
+    --list-settings shows them with their defaults. AprilTag 3 is pupil-apriltags (the dev
+    extra); without it the comparison says so and the game's figures are printed alone.
     """
     spec = spec_of(game)
     bench = benchmark(spec, "vision_bench")
@@ -174,9 +197,70 @@ def bench_vision_command(ctx: click.Context, game: str, list_settings: bool,
         for name, default in bench.settings.items():
             click.echo(f"--{name.replace('_', '-')} {setting_text(default)}")
         return
+    if no_peer and only_peer:
+        raise click.UsageError("--no-peer and --only-peer leave nothing to run")
     settings = _settings(bench.settings, list(ctx.args), f"{spec.title}'s vision benchmark")
-    figures = _run_benchmark(bench, settings, f"{spec.title}: frames read")
-    report(figures, as_json, bench.lines(figures))
+    try:
+        peer = {} if no_peer else _peer(spec, int(settings.get("seed", 0)), peer_frames,
+                                        peer_conditions, photos, truth)
+    except ValueError as exc:  # a folder without photographs, or without their truth
+        fail(str(exc))
+    figures: dict[str, Any] = {}
+    lines: list[str] = []
+    if not only_peer:
+        figures = _run_benchmark(bench, settings, f"{spec.title}: frames read")
+        lines = bench.lines(figures)
+    if peer:
+        figures = {**figures, "apriltag3": peer}
+        lines = [*lines, *_peer_lines(peer)]
+    report(figures, as_json, lines)
+
+
+def _peer(spec: Any, seed: int, frames: int, conditions: tuple[str, ...],
+          photos: Path | None, truth: Path | None) -> dict[str, Any]:
+    """AprilTag 3 beside the companion's reader (`companion.vision.peer`), run before the
+    game's own benchmark so that the game's bar is the one left drawn; {"missing": why}
+    without pupil-apriltags."""
+    from companion.vision.decode import CONDITIONS
+    from companion.vision.peer import (
+        OBLIQUE,
+        PEER_ALL,
+        PEER_CONDITIONS,
+        PeerMissing,
+        bench_peer,
+        read_truth,
+    )
+
+    known = [*CONDITIONS, *OBLIQUE]
+    if "all" in conditions:
+        conditions = PEER_ALL
+    unknown = [name for name in conditions if name not in known]
+    if unknown:
+        raise click.BadParameter(f"no condition {unknown[0]!r} (conditions: "
+                                 f"{', '.join(known)})", param_hint="--peer-condition")
+    if photos is not None:
+        read_truth(photos, truth)  # a folder that cannot be scored fails before any work
+    total = frames * len(conditions or PEER_CONDITIONS) + (
+        len(read_truth(photos, truth)) if photos is not None else 0)
+    try:
+        with Progress(f"{spec.title}: frames read by the companion and AprilTag 3") as bar:
+            done = 0
+
+            def tick() -> None:
+                nonlocal done
+                done += 1
+                if bar.callback is not None:
+                    bar.callback(done, total)
+
+            return bench_peer(spec.name, frames, seed, conditions or None, photos, truth, tick)
+    except PeerMissing as exc:
+        return {"missing": str(exc)}
+
+
+def _peer_lines(peer: dict[str, Any]) -> list[str]:
+    from companion.vision.peer import describe
+
+    return [f"AprilTag 3 left out: {peer['missing']}"] if "missing" in peer else describe(peer)
 
 
 @bench.command("broadcast")

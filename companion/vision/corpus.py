@@ -14,15 +14,19 @@ __all__ = ["Sequence", "random_look", "random_scene", "scenes", "sequences"]
 
 
 def random_scene(geometry: Geometry, rng: random.Random, tags: int = 30) -> Scene:
+    """Up to `tags` blocks in random zones, fewer when every zone is full (a small map with
+    large tags: Rumble Nation's 12 provinces at 24 mm)."""
     stacks: dict[str, int] = {}
     zones = [z.id for z in geometry.zones if z.id not in geometry.kept_clear]
-    while sum(stacks.values()) < tags:
+    full: set[str] = set()
+    while sum(stacks.values()) < tags and len(full) < len(zones):
         zone = rng.choice(zones)
         stacks[zone] = stacks.get(zone, 0) + 1
         try:
             place_stacks(geometry, {zone: stacks[zone]})
         except ValueError:
-            stacks[zone] -= 1  # full
+            stacks[zone] -= 1
+            full.add(zone)
     return place_stacks(geometry, {z: n for z, n in stacks.items() if n},
                         first_tag=rng.randrange(10, 400))
 
