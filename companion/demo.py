@@ -89,6 +89,8 @@ class DemoReport:
     questions_by_cause: dict[str, int] = field(default_factory=dict)
     """The questions by cause (engine.Cause): a choice the rules leave to a player, a doubt
     of the camera, a confirmation of what it read."""
+    questions_asked_again: int = 0
+    """Questions put again before the record moved on (a choice is asked once)."""
     alerts: int = 0
     latency_ms_p50: float = 0.0
     latency_ms_p95: float = 0.0
@@ -262,6 +264,7 @@ def run_demo(options: DemoOptions,
         report.actions, report.questions, report.alerts = (counts.actions, counts.questions,
                                                            counts.alerts)
         report.questions_by_cause = {cause: counts.asked[cause] for cause in CAUSES}
+        report.questions_asked_again = counts.asked_again
         report.fps = round(counts.frames / max(1e-9, sim.vision_seconds), 2)
         report.crowded = sim.player.crowded
     report.seconds = round(time.perf_counter() - started, 1)

@@ -69,6 +69,7 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path, monk
     # Who charges moves no counter (I2): the two charges are the only taps on the tablet.
     assert report["answered"] == report["questions"] == 2
     assert report["questions_by_cause"] == {"choice": 2, "doubt": 0, "confirmation": 0}
+    assert report["questions_asked_again"] == 0  # each choice asked once
     assert {e.action.verb for e in record.entries if e.source != "camera"} == {"charge"}
     # Put right means the table matched the record again: Giovenale's counter on its foot face.
     assert not _played(ILLEGAL_AT)[1].knights["giovenale"].mounted

@@ -55,6 +55,7 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
                                    "attack", "defend", "deploy"}
     assert report["answered"] == sum(e.source == "tablet" for e in record.entries)
     assert report["questions_by_cause"]["confirmation"] == 0
+    assert report["questions_asked_again"] == 0  # each choice asked once
 
     # The plans and bids: each made on its own player's phone, none by the referee.
     plans = [entry for entry in record.entries if entry.action.verb == "plan"]

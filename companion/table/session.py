@@ -95,6 +95,14 @@ class TableCounts:
     questions: int = 0
     asked: Counter[str] = field(default_factory=Counter)
     """Questions by cause (`engine.Cause.kind`: choice, doubt, confirmation)."""
+    asked_at: Counter[int] = field(default_factory=Counter)
+    """Questions by the record's length when asked: more than one at a length is the same
+    choice asked again (issue 36: a choice is asked once)."""
+
+    @property
+    def asked_again(self) -> int:
+        """Questions put again before the record moved on."""
+        return sum(n - 1 for n in self.asked_at.values() if n > 1)
     alerts: int = 0
     read_problems: int = 0
 
@@ -312,6 +320,7 @@ class TableSession:
             elif isinstance(ruling, Question):
                 self.counts.questions += 1
                 self.counts.asked[ruling.cause.kind] += 1
+                self.counts.asked_at[len(self.hub.session.entries)] += 1
                 self.hub.ask(ruling.text, ruling.options, ruling.cause)
                 self._show("waiting")
             else:
