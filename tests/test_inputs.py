@@ -105,6 +105,7 @@ def test_rdm6300_bad_input_is_reported_and_never_a_scan():
 
 
 def test_a_reader_unplugged_and_replugged_reconnects(tmp_path, caplog):
+    caplog.set_level("DEBUG", logger="companion.inputs.serial_readers")  # the retries: quiet
     pty = Pty(tmp_path / "rfid")
     reader, seen = reading(pty.link, Rdm6300Parser())
     wait_for(lambda: reader.status == "connected")

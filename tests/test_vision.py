@@ -201,7 +201,7 @@ def test_corner_markers_are_printed_as_the_games_board_file_places_them(tmp_path
     assert result.exit_code == 0, result.output
     assert "the 4 board corner markers of Rumble Nation, 40 mm" in result.output
     subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "1", "-png",
-                    str(tmp_path / "tags-corners.pdf"), str(tmp_path / "corners")], check=True)
+                    str(out), str(tmp_path / "corners")], check=True)  # the file named, only
     page = cv2.imread(str(next(tmp_path.glob("corners*.png"))))
     reads = TagDetector().detect_plain(page)
     assert {r.id for r in reads} == {4, 5, 6, 7}  # Rumble Nation's own (its board.yaml)
