@@ -167,9 +167,13 @@ def test_3_3_a_plan_uses_each_card_once_and_fills_what_it_can() -> None:
     with pytest.raises(IllegalAction, match="of the 11 spaces"):
         game.rules.decide(state, short)
     other = next(p for p in state.owner if state.owner[p] != "red")
-    with pytest.raises(IllegalAction, match="not one of your cards"):
+    with pytest.raises(IllegalAction, match="not one of your cards") as refused:
         game.rules.decide(state, Action("red", "plan", {"spaces": {**spaces, "castle": other},
                                                         "bid": rest[0]}))
+    # named as printed on the card, never by its id (issue 32: "kita_1 is not one of ...")
+    name = KIT.provinces(state.side)[other].name
+    assert str(refused.value.message).startswith(f"{name} is not") and other not in str(
+        refused.value.message)
     poor = replace(state, chests=frozen({**state.chests, "red": 1}))
     spaces4 = {k: v for k, v in spaces.items()}
     bid = "chest_4" if "chest_4" not in spaces4.values() else None

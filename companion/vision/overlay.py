@@ -3,6 +3,7 @@ an overlay (tags found, zone outlines, names) that a person can check by eye."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -100,9 +101,16 @@ def draw_overlay(geometry: Board, frame: np.ndarray, calibration: Calibration,
                           np.int32)
         cv2.polylines(image, [points], True, (255, 120, 0), thick, cv2.LINE_AA)
         cx, cy = calibration.frame_point(*zone.center)
-        cv2.putText(image, zone.id, (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(image, _ascii(zone.name), (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX,
                     thick * 0.4, (255, 60, 0), thick, cv2.LINE_AA)
     for read in reads:
         colour = (0, 200, 0) if read.id not in geometry.corners else (0, 0, 255)
         cv2.polylines(image, [read.corners.astype(np.int32)], True, colour, thick, cv2.LINE_AA)
     return image
+
+
+def _ascii(name: str) -> str:
+    """A zone's name as OpenCV's Hershey font can draw it (ASCII only): "Yoshida-Kōriyama"
+    as "Yoshida-Koriyama", never the raw id ("card_scan") a referee would not recognise."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return folded or name.encode("ascii", "replace").decode()

@@ -56,7 +56,19 @@ def hand(state: ShogunState, player: str) -> list[str]:
     return [*state.provinces_of(player), *CHESTS]
 
 
-def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any) -> dict[str, str]:
+def said_card(names: Mapping[str, str], card: object) -> str | Sentence:
+    """A card as a refusal names it to a player: a province by its printed name (`names`), a
+    war-chest card by its chests; anything else (no card of the game) quoted as typed."""
+    text = str(card)
+    chests = chest_value(text)
+    if chests is not None:
+        return Sentence("1 chest card") if chests == 1 else Sentence("{chests} chests card",
+                                                                     chests=chests)
+    return names.get(text, f"«{text}»")
+
+
+def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any,
+               names: Mapping[str, str] | None = None) -> dict[str, str]:
     """3.3: a card of the player's on each action space and the auction space, each card once,
     as many spaces filled as the cards allow; a war-chest bid the player can pay."""
     if not isinstance(spaces, Mapping):
@@ -70,7 +82,7 @@ def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any) -> dict[s
     for card in used:
         if not isinstance(card, str) or card not in cards:
             raise IllegalAction("3.3", Sentence("{card} is not one of your cards",
-                                                card=str(card)))
+                                                card=said_card(names or {}, card)))
     if len(set(used)) != len(used):
         raise IllegalAction("3.3", "no card may be on two spaces")
     if len(used) != min(11, len(cards)):
@@ -88,7 +100,9 @@ def decide_plan(b: Batch, action: Action) -> None:
     refuse_unknown_args(action.args, ("spaces", "bid"), "3.3", "plan")
     if action.role in b.state.plans:
         raise IllegalAction("3.3", "you have already planned this round")
-    spaces = check_plan(b.state, action.role, action.args.get("spaces"), action.args.get("bid"))
+    names = {pid: p.name for pid, p in b.kit.provinces(b.state.side).items()}
+    spaces = check_plan(b.state, action.role, action.args.get("spaces"), action.args.get("bid"),
+                        names)
     bid = action.args.get("bid")
     b.emit("PlanMade", player=action.role, spaces=spaces,
            bid=None if bid is None else str(bid))
