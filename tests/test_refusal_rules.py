@@ -22,9 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-SEEDS = Path("/work/shared/seeds")
-if not SEEDS.exists():  # the rulebooks beside the checkout, wherever it is
-    SEEDS = ROOT.parent.parent / "shared" / "seeds"
+SEEDS = ROOT.parent / "shared" / "seeds"
+"""The rulebooks beside the checkout (`../shared/seeds`, read-only; CI has them too)."""
 
 BOOKS = {"shogun": SEEDS / "shogun-rules-it.txt",
          "barletta": SEEDS / "disfida-di-barletta-rules-it.txt",

@@ -411,7 +411,8 @@ def test_a_covered_corner_and_a_bad_camera_are_said_on_the_page(browser, server,
     page.click("#show")
     page.wait_for_function("() => document.getElementById('camera-problem').textContent"
                            ".includes('there is no camera /dev/video63')")
-    assert page.is_hidden("#preview") and "Traceback" not in page.content()
+    page.wait_for_selector("#preview", state="hidden")  # no stale picture of the last source
+    assert "Traceback" not in page.content()
     page.fill("#source", f"folder:{stills.good}")
     page.click("#show")
     _wait_for_frame(page)
@@ -427,7 +428,7 @@ def test_the_wrong_board_is_refused_by_name_on_the_page_and_not_saved(browser, s
     """Sekigahara's mat under the camera, Rumble Nation chosen as the board: no green fit,
     the page names the mat it sees; Save stays off (and the server refuses it)."""
     _use(server, f"folder:{stills.good}")
-    shots = Path("/work/notes/shots/camera")
+    shots = Path(__file__).with_name("artifacts") / "camera"  # beside the other screenshots
     for viewport in ("tablet", "phone"):
         page, _ = _open(browser, f"{server.url}/setup#token={server.token}", viewport)
         _wait_for_frame(page)
@@ -439,11 +440,9 @@ def test_the_wrong_board_is_refused_by_name_on_the_page_and_not_saved(browser, s
         assert page.inner_text("#check").startswith("0 of 4 corners")
         assert page.is_disabled("#save")
         assert page.is_hidden("#missing")  # not "move the camera": it is the other mat
-        if shots.parent.is_dir():
-            shots.mkdir(exist_ok=True)
-            page.wait_for_selector("#camera-problem:not([hidden])")
-            page.screenshot(path=str(shots / f"setup-wrong-board-{viewport}.png"),
-                            full_page=True)
+        shots.mkdir(parents=True, exist_ok=True)
+        page.wait_for_selector("#camera-problem:not([hidden])")
+        page.screenshot(path=str(shots / f"setup-wrong-board-{viewport}.png"), full_page=True)
         page.close()
     status, said, _ = server.call("/setup/api/save", {})
     assert status == 409 and b"not saved" in said
