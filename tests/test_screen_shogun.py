@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import wait_for
 from playwright.sync_api import Page
 from test_browser import ARTIFACTS, VIEWPORTS, Served, page_url
 from web_helpers import played_hub
@@ -209,7 +210,8 @@ def test_the_board_and_no_hidden_plan_on_any_page(open_page, served, viewport):
         page = open_page(url, viewport)
         check_board(page, hub, role, f"{label} {viewport}")
         if role == REFEREE:
-            assert page.locator("#sg-plan ul.plan").count() == len(hub.session.game.state.plans)
+            made = page.locator("#sg-plan #sg-plans-made ul.plan")
+            assert made.count() == len(hub.session.game.state.plans)
             continue
         hidden = secrets(hub, role)
         assert hidden, "the others have planned"
@@ -265,6 +267,36 @@ def test_the_plan_is_built_on_the_phone_and_sent_as_one_action(open_page, served
     assert plan["castle"] == first and plan["battle_a"] == "chest_0"
     assert hub.session.game.state.bids["red"] == "chest_1"
     page.wait_for_selector("#sg-plan ul.plan", timeout=10000)
+
+
+def test_the_referee_builds_the_plan_of_a_player_without_a_phone(open_page, served):
+    """Issue 32, 3.3: with the tablet alone, the referee picks a player still to plan and
+    builds that plan as a phone does (not one of 3 random plans, never raw syntax); it is
+    recorded as that player's, and the plans already made still show."""
+    table = served("plan")
+    hub = table.hub
+    state = hub.session.game.state
+    waiting = [p for p in state.players if p not in state.plans]
+    assert waiting, "a player still to plan"
+    player = waiting[0]
+    page = open_page(page_url(table, "referee", table.referee), "tablet")
+    box = page.locator("#sg-plan")
+    assert box.locator("#sg-plans-made ul.plan").count() == len(state.plans)
+    box.locator(f"#sg-plan-for button[data-player='{player}']").click()
+    form = box.locator("#sg-plan-entry")
+    own = sorted(p for p, o in state.owner.items() if o == player)
+    assert form.locator("#sg-hand .sg-card").count() == len(own) + 5
+    assert player.capitalize() in form.locator("h2").inner_text()
+    form.locator("#sg-plan-fill").click()
+    shot(page, "tablet-referee-plan-for-a-player")
+    form.locator("#sg-plan-send").click()
+    page.wait_for_selector("#confirm[open]", timeout=10000)
+    said = page.locator("#confirm-text").inner_text()
+    assert "{" not in said and f"{player.capitalize()}'s plan" in said
+    page.click("#confirm-yes")
+    wait_for(lambda: player in hub.session.game.state.plans, 10, "the plan recorded")
+    entry = next(e for e in reversed(hub.session.entries) if e.action.verb == "plan")
+    assert entry.action.role == player, [e.action.text()[:40] for e in hub.session.entries[-3:]]
 
 
 def test_the_table_reads_from_across_the_room(open_page, served):

@@ -707,9 +707,12 @@ function renderWinter(box, view, draw) {
 
 // --- the plan and bid, on the player's own phone (3.3) -------------------------------------------
 
-function planEntry(box, view, state, draw, shell) {
-  const { el, t, cards, provinceNames } = draw;
-  const role = state.role;
+function planEntry(box, view, state, draw, shell, player = state.role) {
+  // `player`: the phone's own player, or, on the referee's screen, the player without a phone
+  // whose plan the referee enters (issue 32: the tablet alone, never raw syntax).
+  const { el, t, cards, provinceNames, colourNames } = draw;
+  const role = player;
+  const byReferee = state.role === "referee";
   const own = Object.entries(view.owner || {}).filter(([, o]) => o === role).map(([p]) => p).sort();
   const hand = [...own, "chest_0", "chest_1", "chest_2", "chest_3", "chest_4"];
   const needed = Math.min(11, hand.length);
@@ -723,7 +726,8 @@ function planEntry(box, view, state, draw, shell) {
     const c = cards[card];
     return (provinceNames[card] || card) + (c ? " (" + fill(t("rice {rice} · taxes {taxes}"), { rice: c.rice, taxes: c.taxes }) + ")" : "");
   };
-  box.replaceChildren(el("h2", {}, t("Your secret plan and bid")));
+  box.replaceChildren(el("h2", {}, byReferee ? fill(t("{player}'s secret plan and bid"), { player: colourNames[role] || role })
+    : t("Your secret plan and bid")));
   box.append(el("p", {}, fill(t("Put {n} of your cards on the spaces, each once: drag a card onto a space, or tap a card and then a space, or choose on each space."), { n: needed })));
   const handBox = el("div", { class: "hand", id: "sg-hand" });
   const chips = {};
@@ -821,11 +825,35 @@ function planEntry(box, view, state, draw, shell) {
     const args = { spaces: spacesArg };
     if (bid) args.bid = bid;
     const said = ACTIONS.filter((s) => placed[s]).map((s) => t(ACTION_SHORT[s]) + ": " + cardWords(placed[s], draw)).join("; ");
-    const words = fill(t("Your plan: {plan}; bid: {bid}"), { plan: said, bid: bid ? cardWords(bid, draw) : t("no bid") });
+    const words = byReferee ? fill(t("{player}'s plan: {plan}; bid: {bid}"), { player: colourNames[role] || role, plan: said, bid: bid ? cardWords(bid, draw) : t("no bid") })
+      : fill(t("Your plan: {plan}; bid: {bid}"), { plan: said, bid: bid ? cardWords(bid, draw) : t("no bid") });
     const choice = { words, text: role + " plan " + JSON.stringify(args), role, verb: "plan", args };
     if (shell.choose) shell.choose(choice); else shell.act({ text: choice.text });
   });
   redraw();
+}
+
+function refereePlans(box, view, state, draw, shell, chosen, choose) {
+  // The referee's screen while players plan: one button per player still to plan; the chosen
+  // player's plan is built as on a phone, for a player who has none (3.3).
+  const { el, t, colourNames } = draw;
+  const waiting = (view.players || []).filter((p) => !(view.planned || []).includes(p));
+  box.replaceChildren(el("h2", {}, t("Plans for players without a phone")));
+  const row = el("div", { class: "buttons", id: "sg-plan-for" });
+  for (const player of waiting) {
+    const button = el("button", { type: "button", "data-player": player }, colourNames[player] || player);
+    if (player === chosen) button.classList.add("picked");
+    button.addEventListener("click", () => choose(player));
+    row.append(button);
+  }
+  box.append(el("p", {}, t("Choose the player, then build the plan with them, out of the others' sight.")), row);
+  if (chosen && waiting.includes(chosen)) {
+    const entry = el("div", { id: "sg-plan-entry" });
+    box.append(entry);
+    planEntry(entry, view, state, draw, shell, chosen);
+  }
+  const made = el("div", { id: "sg-plans-made" });  // the plans already made, as before
+  if (ownPlan(made, view, "referee", draw)) box.append(made);
 }
 
 function ownPlan(box, view, role, draw) {
@@ -890,6 +918,7 @@ export async function mount(shell) {
   let drawn = null;  // the side drawn, with its parts
   window.addEventListener("resize", () => fit());
   let planKey = "";
+  let planFor = null;  // the referee's screen: the player whose plan it is entering
 
   function build(sideName) {
     const side = (board.sides || {})[sideName] || { provinces: board.locations, links: board.roads };
@@ -945,9 +974,20 @@ export async function mount(shell) {
       const mine = shell.page === "play" && shell.isPlayer(state.role);
       const planning = mine && view.phase === "plan" && !(view.planned || []).includes(state.role)
         && (state.choices || []).some((c) => c.verb === "plan");
+      const refereeing = shell.page === "referee" && view.phase === "plan"
+        && (view.players || []).some((p) => !(view.planned || []).includes(p));
       if (planning) {
         const key = [state.role, view.year, view.season, Object.keys(view.owner || {}).filter((p) => view.owner[p] === state.role).join(",")].join("|");
         if (planKey !== key) { planKey = key; planEntry(panels.plan, view, state, draw, shell); }
+        shell.show(panels.plan, true);
+      } else if (refereeing) {
+        const key = ["referee", planFor, view.year, view.season, (view.planned || []).join(",")].join("|");
+        const choose = (player) => {
+          planFor = player;
+          planKey = ["referee", planFor, view.year, view.season, (view.planned || []).join(",")].join("|");
+          refereePlans(panels.plan, view, state, draw, shell, planFor, choose);
+        };
+        if (planKey !== key) { planKey = key; refereePlans(panels.plan, view, state, draw, shell, planFor, choose); }
         shell.show(panels.plan, true);
       } else {
         planKey = "";
