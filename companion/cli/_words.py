@@ -15,7 +15,8 @@ def summary(game: Game[Any], applied: int, at_line: int | None) -> str:
     game_type = game.rules.game_type
     where = f" up to line {at_line}" if at_line else ""
     outcome = game.outcome
-    result = "in progress" if outcome is None else str(outcome.sentence())
+    names = {role: role.replace("_", " ").title() for role in game.rules.roles}
+    result = "in progress" if outcome is None else str(outcome.sentence(names))
     return f"{game_type.title}: {applied} actions replayed{where}; {result}"
 
 
