@@ -40,7 +40,8 @@ from companion.table.readback import MISSES_KEPT, ReadBack
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import CountDiff, CountSnapshot, normalised
 
-__all__ = ["HIDDEN", "PLAYERS", "ReadBack", "act_out", "acted", "read_back", "read_back_games"]
+__all__ = ["HIDDEN", "PLAYERS", "ReadBack", "act_out", "acted", "read_back", "read_back_games",
+           "variant"]
 
 HIDDEN = frozenset({"plan"})
 """Made on the phones, never shown at the table: each player's plan and bid (3.3)."""
