@@ -494,19 +494,24 @@ class Hub:
             raise PermissionError("the table display cannot take an action back")
         with self._lock:
             if self.paused and role != REFEREE:
-                raise PermissionError("the referee has paused the game")
+                raise PermissionError(PAUSED)
             last = self.session.last_in_force
             if self.notice is None or self.notice[1] != seq or last is None or last.seq != seq:
                 raise UndoRefused("the game has moved on since that reading: ask the referee "
                                   "to correct it")
-            before, lines = self.session.game.state, len(self.session.entries)
-            try:
-                self.session.undo(by=role, source=source_of(role))
-            finally:
-                self.log.recorded(before, lines)
+            self._undo_by(role)
             self.notice = None
-            self.undo_request = None
-            self._changed()
+
+    def _undo_by(self, role: str) -> None:
+        """The last action in force taken back, recorded as `role`'s from its device; the
+        log and every screen told."""
+        before, lines = self.session.game.state, len(self.session.entries)
+        try:
+            self.session.undo(by=role, source=source_of(role))
+        finally:
+            self.log.recorded(before, lines)
+        self.undo_request = None
+        self._changed()
 
     def _question_for(self, role: str, lang: str) -> dict[str, Any] | None:
         """The options may name the acting side's hidden blocks: only it and the referee
@@ -563,13 +568,7 @@ class Hub:
                 if last is None or last.action.role != role:
                     raise PermissionError("a phone takes back only its own last action: "
                                           "ask the referee")
-            before, lines = self.session.game.state, len(self.session.entries)
-            try:
-                self.session.undo(by=role, source=source_of(role))
-            finally:
-                self.log.recorded(before, lines)
-            self.undo_request = None
-            self._changed()
+            self._undo_by(role)
 
     def ask_undo(self, role: str) -> bool:
         """A player asks to take back its own last action: done at once where the phone may
