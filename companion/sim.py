@@ -20,6 +20,7 @@ from companion.engine import DeadEnd, Game, random_playout
 from companion.games import AnyGame, game
 from companion.kits import Kit, load_kit
 from companion.record import read_record, record_of, replay, write_record
+from companion.record.store import winners_mark
 
 __all__ = ["SimReport", "simulate"]
 
@@ -85,7 +86,7 @@ def _one(spec: AnyGame, kit: Kit, seed: int, path: Path, max_actions: int,
     if outcome is None:
         report.failures.append(f"seed {seed}: no result after {max_actions} actions (runaway)")
         return
-    won = " and ".join(outcome.winners) or "draw"  # a shared victory names each winner
+    won = winners_mark(outcome.winners)  # a shared victory names each winner
     report.wins[won] += 1
     report.endings[f"{won}: {outcome.termination} (rule {outcome.rule})"] += 1
     record = record_of(played, kit, started_at=datetime(2026, 1, 1, tzinfo=UTC),

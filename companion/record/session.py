@@ -31,7 +31,14 @@ from companion.record.format import (
     write_record,
 )
 from companion.record.replay import UNDO, Replayer, replay
-from companion.record.store import Claim, DiskFull, GameClaimed, Store, StoreError
+from companion.record.store import (
+    Claim,
+    DiskFull,
+    GameClaimed,
+    Store,
+    StoreError,
+    outcome_mark,
+)
 
 __all__ = ["Session", "UndoRefused", "Unrecordable", "import_record", "now", "resume_newest"]
 
@@ -188,7 +195,7 @@ def _outcome(game: Game[Any]) -> str | None:
     outcome = game.outcome
     if outcome is None:
         return None
-    return f"{' and '.join(outcome.winners) or 'draw'}: {outcome.termination}"
+    return outcome_mark(outcome.winners, outcome.termination)
 
 
 def import_record(store: Store, record: Record, *, unchained: bool = False) -> int:

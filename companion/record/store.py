@@ -144,6 +144,18 @@ def default_path() -> Path:
     return data_dir() / "games.sqlite"
 
 
+def winners_mark(winners: Sequence[str]) -> str:
+    """Who won, as the games table marks it: "red", "red and blue" (a shared victory) or
+    "draw"; `GameRow.result` reads it back."""
+    return " and ".join(winners) or "draw"
+
+
+def outcome_mark(winners: Sequence[str], how: str) -> str:
+    """The games table's mark of a finished game: "red: how", "red and blue: how", "draw:
+    how"."""
+    return f"{winners_mark(winners)}: {how}"
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -156,6 +168,14 @@ class GameRow:
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def result(self) -> tuple[tuple[str, ...], str] | None:
+        """`outcome_mark` read back: (each winner's role, none for a draw; how it ended)."""
+        if self.outcome is None:
+            return None
+        won, _, how = self.outcome.partition(": ")
+        return (() if won == "draw" else tuple(won.split(" and "))), how
 
 
 class Store:

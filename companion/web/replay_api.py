@@ -108,10 +108,9 @@ def _players(row: GameRow) -> list[dict[str, str]]:
 def _result(row: GameRow) -> dict[str, Any] | None:
     """The games table's "winner: how" ("red and blue: how" for a shared victory, "draw: how")
     as its parts: `winners` (each winner's role), `winner` (the lone winner, else None)."""
-    if row.outcome is None:
+    if row.result is None:
         return None
-    won, _, how = row.outcome.partition(": ")
-    winners = [] if won == "draw" else won.split(" and ")
+    winners, how = list(row.result[0]), row.result[1]
     return {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "how": how}
 
 
