@@ -69,10 +69,12 @@ const CSS = `
 #rn-board .player.active rect.row { fill: #ffe0b2; }
 #rn-board.table .box .title { font-size: 30px; }
 #rn-board.table .box .text { font-size: 28px; }
-#rn-board.table .box .head { font-size: 20px; }
+#rn-board.table .box .head { font-size: 26px; }
 #rn-board.table .box .num { font-size: 34px; }
 #rn-board.table .box .pointer { font-size: 32px; }
-#rn-board.table .region .name { font-size: 24px; }
+#rn-board.table .region .name { font-size: 26px; }
+#rn-board.table .chip .badge circle { r: 14px; }
+#rn-board.table .chip .badge text { font-size: 26px; }
 #rn-board.phone .region .name { font-size: 25px; }
 #rn-board.phone .chip .count { font-size: 29px; }
 #rn-board.phone .chip .who { font-size: 15px; }
@@ -347,7 +349,9 @@ export async function mount(shell) {
   for (const box of Object.values(panels)) box.classList.add("rn-panel");
   const people = shell.game.players || {};
   const draw = { el, t, players, short, colourNames, people, size, table, names };
-  const zoomed = shell.broadcast ? null : zoom(bar, scroll, svg, t("Whole map"));  // not on a broadcast's thumbnail
+  // Not on a broadcast's thumbnail; on the shared table, fine print drawn under 18 px (read at
+  // 1.5 m) waits until zoomed in.
+  const zoomed = shell.broadcast ? null : zoom(bar, scroll, svg, t("Whole map"), table ? 18 : 0);
   const tapping = shell.page === "play" || shell.page === "referee";
   let current = null;  // the last state rendered
   const chooser = el("div", { id: "rn-chooser", role: "dialog" });
@@ -447,12 +451,16 @@ function drawRegion(svg, loc, box, el, t) {
   group.append(castle, el("g", { class: "soldiers" }), el("title", { class: "about" }, loc.name));
   svg.append(group);
   // A long printed name is squeezed to fit its region: labels never run into each other.
-  const room = box.w - 20;
-  if (name.getComputedTextLength && name.getComputedTextLength() > room) {
-    name.setAttribute("textLength", room);
-    name.setAttribute("lengthAdjust", "spacingAndGlyphs");
-  }
+  squeeze(name, box.w - 20);
   return group;
+}
+
+function squeeze(text, room) {
+  // A text wider than its room drawn narrower, as tall as before (read from as far).
+  if (text.getComputedTextLength && text.getComputedTextLength() > room) {
+    text.setAttribute("textLength", room);
+    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function slotAt(box, index) {
@@ -500,14 +508,18 @@ function renderRegion(group, loc, box, view, draw, can) {
     const ink = paint(player)[1];
     const chip = el("g", { class: "chip", "data-where": loc.id, "data-side": player, "data-count": String(count),
       "data-daimyo": here ? "yes" : "no" });
-    chip.append(el("text", { x: x + 1, y: y + 12, class: "who" }, short[player]));
+    // The colour's letters: fine print, left out on the shared table until zoomed in (the
+    // soldier's colour and its count say whose they are from across the table).
+    chip.append(el("text", { x: x + 1, y: y + 12, class: "who fine" }, short[player]));
     chip.append(meeple(el, x + 9, y + 2, player, 1.06, here && !count));
     // The count on the soldier, haloed in his colour so that two digits read past his edges.
     if (count) chip.append(el("text", { x: x + 35.5, y: y + 50, class: "count", fill: ink, stroke: paint(player)[0] }, String(count)));
     if (here) {
       // The daimyo (8): a gold badge on its player's soldiers; alone, a gold-edged meeple.
       const badge = el("g", { class: "badge" });
-      badge.append(el("circle", { cx: x + SLOT.w - 9, cy: y + 10, r: 10 }), el("text", { x: x + SLOT.w - 9, y: y + 15 }, "★"));
+      // On the shared table a larger badge, clear of the count, read from across the table.
+      const [bx, by] = draw.table ? [x + SLOT.w - 3, y + 7] : [x + SLOT.w - 9, y + 10];
+      badge.append(el("circle", { cx: bx, cy: by, r: 10 }), el("text", { x: bx, y: by + (draw.table ? 9 : 5) }, "★"));
       chip.append(badge);
     }
     if (more) {
@@ -630,7 +642,7 @@ function renderOrder(group, x, y, width, view, active, draw) {
   players.forEach((player, index) => {
     const katana = (view.katana || {})[player];
     const cx = x + 170 + index * (w + 8);
-    const g = chip(el, player, short[player] + (katana ? " " + katana : ""), cx, y + 2, w, 42, 24);
+    const g = chip(el, player, short[player] + (katana ? " " + katana : ""), cx, y + 2, w, 42, 26);
     if (katana) g.setAttribute("class", "chip done");
     if (player === active) g.append(el("rect", { x: cx - 4, y: y - 2, width: w + 8, height: 50, rx: 8, fill: "none", stroke: "#e65100", "stroke-width": 4 }));
     order.append(g);
@@ -644,7 +656,7 @@ function renderPlayers(group, box, view, role, draw) {
   const at = table ? [360, 450, 540] : [250, 333, 405];
   const columns = [[t("reserve"), at[0]], [t("katana"), at[1]], [t("castles"), at[2]]];
   const keys = ["reserve", "katana", "castles"];
-  for (const [head, cx] of columns) group.append(el("text", { x: x + cx, y: y + size.row - 12, class: "head" }, head));
+  for (const [head, cx] of columns) squeeze(group.appendChild(el("text", { x: x + cx, y: y + size.row - 12, class: "head" }, head)), at[1] - at[0] - 6);
   const active = view.active;
   players.forEach((player, index) => {
     const top = y + size.row + 4 + index * size.row;

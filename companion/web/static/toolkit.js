@@ -137,14 +137,22 @@ const MOST = 4;  // the closest zoom: a quarter of the board across the box
  * class `zoomed` while zoomed in; the board carries its scale as `data-zoom`. `follow(board)`
  * moves the zoom to a board drawn anew in the same box; `gesturing()` says (once) whether the
  * touch that ends now pinched, so a tap that ended a pinch opens nothing.
+ *
+ * `least` (CSS px, 0 for none) is the fine print's threshold: a board's element of class `fine`
+ * (a hex's number, a province's printed values) is shown only while its text is drawn at least
+ * that large, so a dense board read from across the table (the shared table asks 18 px) shows
+ * what a player reads from there at the whole-board zoom and the rest once zoomed in. Fine print
+ * is weighed again whenever the zoom or the box's size changes or the board is drawn anew.
  */
-export function zoom(bar, scroll, board, homeLabel) {
+export function zoom(bar, scroll, board, homeLabel, least = 0) {
   let scale = 1;
+  const weigh = () => finePrint(board, least);
   function show() {
     board.style.width = scale === 1 ? "" : (100 * scale) + "%";
     board.dataset.zoom = scale.toFixed(2);
     scroll.classList.toggle("zoomed", scale > 1);
     bar.classList.toggle("zoomed", scale > 1);
+    weigh();
   }
   function set(next, fx = 0.5, fy = 0.5) {
     const before = { x: scroll.scrollLeft + fx * scroll.clientWidth, y: scroll.scrollTop + fy * scroll.clientHeight };
@@ -154,12 +162,33 @@ export function zoom(bar, scroll, board, homeLabel) {
     scroll.scrollLeft = before.x * ratio - fx * scroll.clientWidth;
     scroll.scrollTop = before.y * ratio - fy * scroll.clientHeight;
   }
-  const control = { set, scale: () => scale, follow(next) { board = next; show(); } };
+  const drawn = new MutationObserver(weigh);
+  const watch = () => { drawn.disconnect(); drawn.observe(board, { childList: true, subtree: true }); };
+  const control = { set, scale: () => scale, follow(next) { board = next; watch(); show(); } };
   zoomButtons(bar, homeLabel, control);
   scroll.classList.add("zoom-box");
   control.gesturing = pinching(scroll, control);
+  if (least > 0) {
+    watch();
+    new ResizeObserver(weigh).observe(scroll);
+  }
   show();
   return control;
+}
+
+/** Hides each of the board's `fine` elements whose text is drawn under `least` CSS px (its
+ * computed font size times the board's scale on the screen where it stands), shows the others. */
+export function finePrint(board, least) {
+  if (!(least > 0)) return;
+  for (const node of board.querySelectorAll(".fine")) {
+    const ctm = (node.parentNode && node.parentNode.getScreenCTM) ? node.parentNode.getScreenCTM() : null;
+    if (!ctm) continue;  // not laid out yet: the next resize weighs it
+    const drawn = parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
+    const hide = drawn < least - 0.01;
+    if (hide !== (node.getAttribute("display") === "none")) {
+      if (hide) node.setAttribute("display", "none"); else node.removeAttribute("display");
+    }
+  }
 }
 
 function zoomButtons(bar, homeLabel, control) {
