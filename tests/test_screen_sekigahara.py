@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from screen_labels import READ_AT_TABLE, labels, overlapping, too_small
 from test_browser import (
     SEKIGAHARA_SAMPLE,
     VIEWPORTS,
@@ -37,8 +38,11 @@ from companion.web.hub import Hub
 SCREEN = Path(__file__).parents[1] / "companion/games/sekigahara/screen.js"
 LOOKED_UP = ("BOX_TITLE", "PHASE_WORDS", "SIDE_WORDS", "DRAW_KINDS")
 """The screen's tables of words looked up by a value from the view (each value goes to t)."""
-LABEL_BOXES = """() => [...document.querySelectorAll('#board .label')].map(t => {
+LABEL_BOXES = """() => [...document.querySelectorAll('#board .labels .label')]
+  .filter(t => t.getAttribute('display') !== 'none').map(t => {
   const b = t.getBBox(); return [t.dataset.label, b.x, b.y, b.width, b.height]; })"""
+"""Every location's name of the full set (the table's zoomed map), but for one a stack's count
+covers (it gives way while the stack is there)."""
 DOT_BOXES = """() => [...document.querySelectorAll('#board circle.loc')].map(c => {
   const b = c.getBBox(); return [c.parentNode.dataset.location, b.x, b.y, b.width, b.height]; })"""
 
@@ -128,11 +132,15 @@ def test_no_two_location_labels_overlap(pages, served, viewport):
     """The placement pass leaves every name clear of every other name and of every location's
     circle, and each name touching its own circle or nearer it than any other (by its box's
     edge or by its middle) or, for a few, tied to it by a line; on the tablet and on the phone
-    (getBBox, in the map's units)."""
+    (getBBox, in the map's units). The table's tablet shows the full set zoomed in."""
     page = pages.open(page_url(served, ""), viewport)
+    if viewport == "tablet":
+        page.click("#seki button[data-zoom='in']")
+        page.wait_for_selector("#board .labels .label", state="visible")
     labels = page.evaluate(LABEL_BOXES)
     dots = page.evaluate(DOT_BOXES)
-    assert len(labels) == len(dots) == 51
+    given_way = page.locator("#board .labels .label[display='none']").count()
+    assert len(dots) == 51 and len(labels) + given_way == 51 and given_way <= 3
     assert all(box[3] > 20 and box[4] >= 12 for box in labels), "labels too small to read"
     clashes = [(a[0], b[0]) for a, b in combinations(labels, 2) if _overlap(a, b) > 0]
     assert clashes == []
@@ -145,6 +153,35 @@ def test_no_two_location_labels_overlap(pages, served, viewport):
                   and _nearer_other(a, centres, _middle) and a[0] not in tied]
     assert len(tied) <= 4, f"too many names away from their circles: {sorted(tied)}"
     assert misleading == [], f"names nearer another place's circle: {misleading}"
+    assert pages.errors == []
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_table_reads_from_across_the_room(pages, served, viewport):
+    """Issue 32 on the shared table at 1280x800: every visible text of the map (names, stacks'
+    counts, boxes' titles and counts) and the impact track's numbers drawn at 18 px or more,
+    the names a player needs from there (every capital's and castle's, and most of the rest)
+    clear of each other and of the counts; zoomed in, the full set of 51 names instead, each as
+    large. A phone's table: nothing overlaps (smaller, held in the hand)."""
+    page = pages.open(page_url(served, ""), viewport)
+    found = labels(page, "#board")
+    assert overlapping(found) == []
+    if viewport == "phone":
+        return
+    assert too_small(found) == []
+    assert too_small(labels(page, "#seki-table .seki-track")) == []
+    named = set(page.eval_on_selector_all("#board .far-labels .label:not([display='none'])",
+                                          "ns => ns.map(n => n.dataset.far)"))
+    locations = served.hub.session.game.rules.kit.locations
+    needed = {loc.id for loc in locations if getattr(loc, "capital", None)}
+    assert needed and needed <= named, sorted(needed - named)
+    assert len(named) >= 40, f"only {len(named)} of 51 names read from across the table"
+    assert page.locator("#board .labels .label").first.is_hidden()
+    page.click("#seki button[data-zoom='in']")
+    page.wait_for_selector("#board .far-labels", state="hidden")
+    zoomed = [n for n in labels(page, "#board") if "label" in n["cls"]]
+    assert len(zoomed) >= 49
+    assert all(n["size"] >= READ_AT_TABLE for n in zoomed), too_small(zoomed)
     assert pages.errors == []
 
 

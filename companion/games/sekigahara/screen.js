@@ -33,6 +33,7 @@ const CSS = `
 #board .castle.held-none path { fill: #fffaf0; }
 #board .pennant { stroke: #4a3c2a; stroke-width: 1; }
 #board .pennant.ishida { fill: var(--ishida); } #board .pennant.tokugawa { fill: var(--tokugawa); }
+#board .labels { font-size: 14px; }
 #board .label { font: 600 14px system-ui, sans-serif; fill: #2a2118; paint-order: stroke;
   stroke: var(--paper); stroke-width: 3.5px; stroke-linejoin: round; pointer-events: none;
   text-rendering: geometricPrecision; }
@@ -102,6 +103,14 @@ body[data-page="table"] #seki .zoom { position: absolute; top: .4rem; right: .4r
 .seki-deployed span { background: #faf6ea; border-radius: .3rem; padding: .1rem .4rem; }
 .seki-deployed .initiative { margin: 0 .6rem 0 0; padding: .1rem 0; align-self: center; }
 @media (max-width: 600px) { #board .label { font-size: 16px; } }
+/* The shared table (read from 1.5 m, issue 32): the names a player needs from there at 20 units
+   (18.7 px at 1280x800), the full set once zoomed in (the toolkit's fine print); the counts of
+   stacks and boxes and the boxes' titles as large. */
+#board .far-labels .label { font-size: 20px; stroke-width: 4.5px; }
+#board[data-fine-print="all"] .far-labels { display: none; }
+#board.table .badge text { font-size: 20px; }
+#board.table .box-title, #board.table .box-count { font-size: 20px; }
+#seki-table .seki-track .num { font-size: 19px; }
 @media (max-width: 800px) { #seki-table .seki-tiles { grid-template-columns: repeat(2, minmax(0, 1fr)); } #seki-table .seki-tile .n { font-size: 1.8rem; } #seki-banner { font-size: 1.2rem; } }
 `;
 
@@ -187,18 +196,20 @@ export async function mount(shell) {
   const root = el("div", { id: "seki" });
   const bar = el("div");
   const scroll = el("div", { id: "seki-scroll" });
-  const svg = el("svg", { id: "board", viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: "img",
+  const table = shell.page === "table";
+  const far = table && window.innerWidth > 800;   // the table across the room (a phone: as on a phone)
+  const svg = el("svg", { id: "board", class: far ? "table" : "", viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: "img",
     "aria-label": fill(t("map of {title}"), { title: shell.game.title }) });
   scroll.append(svg);
   root.append(bar, scroll);
   shell.main.append(root);
-  const layers = drawMap(svg, board, el, t);
-  placeLabels(board, layers, el);
-  if (!shell.broadcast) zoomControls(bar, scroll, svg, shell.page !== "table");  // not on a broadcast's thumbnail
+  const layers = drawMap(svg, board, el, t, far);
+  placeLabels(board, layers.labels, el);
+  if (layers.far) placeLabels(board, layers.far, el, true);
+  if (!shell.broadcast) zoomControls(bar, scroll, svg, !table, far);  // not on a broadcast's thumbnail
 
   const chooser = el("div", { id: "seki-chooser", hidden: "" });
   root.append(chooser);
-  const table = shell.page === "table";
   let strip = null;
   let weekSide = null;
   if (table) {
@@ -290,7 +301,7 @@ function castlePath(x, y) {
   return `M${x} ${y + 14}h16v-6h-2v-3h2l-3-3h-10l-3 3h2v3h-2z M${x + 4} ${y + 5}l4-5 4 5z`;
 }
 
-function drawMap(svg, board, el, t) {
+function drawMap(svg, board, el, t, table) {
   const where = Object.fromEntries(board.locations.map((loc) => [loc.id, loc]));
   const defs = el("defs");
   const marker = el("marker", { id: "seki-arrowhead", viewBox: "0 0 10 10", refX: "8", refY: "5",
@@ -317,11 +328,19 @@ function drawMap(svg, board, el, t) {
     if (!at) continue;
     const g = el("g", { id: "box-" + box.id, "data-box": box.id });
     g.append(el("rect", { class: "box-frame", x: at.x, y: at.y, width: at.w, height: at.h, rx: 4 }),
-      el("text", { class: "box-title", x: at.x + 6, y: at.y + 14 }, t(BOX_TITLE[box.id] || box.id)),
+      el("text", { class: "box-title", x: at.x + 6, y: at.y + (table ? 19 : 14) }, t(BOX_TITLE[box.id] || box.id)),
       el("g", { class: "box-blocks" }));
     boxes.append(g);
   }
   svg.append(boxes);
+  // A box's title at the table's size is squeezed into its box (as tall, so read as far).
+  for (const title of boxes.querySelectorAll(".box-title")) {
+    const room = BOX_AT[title.parentNode.dataset.box].w - 12;
+    if (title.getComputedTextLength() > room) {
+      title.setAttribute("textLength", room);
+      title.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
   const places = el("g", { class: "places" });
   const marks = el("g", { class: "marks" });
   const labels = el("g", { class: "labels" });
@@ -356,8 +375,40 @@ function drawMap(svg, board, el, t) {
     labels.append(el("text", { class: "label", id: "label-" + loc.id, "data-label": loc.id, x: cx, y: cy + 24,
       "text-anchor": "middle" }, loc.name));
   }
-  svg.append(places, marks, stacks, labels, over);
-  return { svg, places, marks, labels, stacks, over };
+  if (!table) {
+    svg.append(places, marks, stacks, labels, over);
+    return { svg, places, marks, labels, stacks, over, far: null };
+  }
+  // The shared table, read from 1.5 m: at the whole map's zoom the names a player needs from
+  // there (capitals, castles, resources, where clans recruit, then the rest) in larger type,
+  // each only where it is clear of every other name and circle; all the names, smaller, are the
+  // toolkit's fine print, shown once zoomed in far enough to read them as large.
+  labels.classList.add("fine");
+  const far = el("g", { class: "far-labels" });
+  for (const loc of board.locations) {
+    const [cx, cy] = xy(loc);
+    far.append(el("text", { class: "label", "data-label": loc.id, "data-far": loc.id, x: cx, y: cy + 24,
+      "text-anchor": "middle" }, loc.name));
+  }
+  svg.append(places, marks, far, stacks, labels, over);
+  return { svg, places, marks, labels, stacks, over, far };
+}
+
+function clearCounts(names, stacks) {
+  // A name a stack's count would cover gives way to it while the stack is there (the stack's
+  // own title and a tap say where it stands; the table's zoomed map has it, beside the stack).
+  const box = (node) => { const b = node.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+  const badges = [...stacks.querySelectorAll(".badge")].map(box);
+  for (const name of names.querySelectorAll(".label")) {
+    name.removeAttribute("display");   // measured as drawn (a hidden text has no box)
+    if (badges.some((b) => area(b, box(name)) > 0)) name.setAttribute("display", "none");
+  }
+}
+
+function weight(loc) {
+  // How much a player across the table needs a location's name: capitals, castles, resources,
+  // the places clans recruit, then the rest.
+  return (loc.capital ? 8 : 0) + (loc.castle ? 4 : 0) + (loc.resource ? 2 : 0) + (recruits(loc) ? 1 : 0);
 }
 
 const ISHIDA_CLANS = ["ishida", "kobayakawa", "mori", "uesugi", "ukita"];
@@ -395,16 +446,18 @@ function stackSlot(cx, cy) {
   return { x: cx - BLOCK / 2, y: cy - DOT - BLOCK - 6, w: BLOCK + FAN * (SHOWN - 1) + 6, h: BLOCK + 4 };
 }
 
-function placeLabels(board, layers, el) {
+function placeLabels(board, group, el, few = false) {
   // A small placement pass: for each location (most crowded first), try positions around its
   // circle and keep the first whose box overlaps no label, circle, castle, pennant or stack
-  // slot already there; where none is free, the one that overlaps least.
+  // slot already there; where none is free, the one that overlaps least. With `few` (the
+  // table's larger names) the most needed names are placed first (weight), and a name left
+  // covering another, a circle or a stack's room, or away from its own circle, is left out.
   const obstacles = [];
   const crowd = {};
   for (const loc of board.locations) {
     const [cx, cy] = xy(loc);
     obstacles.push({ x: cx - DOT - 1, y: cy - DOT - 1, w: 2 * DOT + 2, h: 2 * DOT + 2, weight: 1e4 });
-    obstacles.push(stackSlot(cx, cy));
+    obstacles.push({ ...stackSlot(cx, cy), stack: true });
     if (loc.castle) obstacles.push({ x: cx - DOT - 20, y: cy - 8, w: 18, h: 16 });
     if (recruits(loc)) obstacles.push({ x: pennantX(loc) > cx ? cx + DOT : cx - DOT - 12, y: cy - 17, w: 12, h: 20 });
     crowd[loc.id] = board.locations.filter((o) => {
@@ -414,10 +467,10 @@ function placeLabels(board, layers, el) {
   }
   for (const at of Object.values(BOX_AT)) obstacles.push({ x: at.x - 2, y: at.y - 2, w: at.w + 4, h: at.h + 4 });
   const centres = board.locations.map(xy);
-  const order = [...board.locations].sort((a, b) => crowd[b.id] - crowd[a.id]);
+  const order = [...board.locations].sort((a, b) => (few ? weight(b) - weight(a) : 0) || crowd[b.id] - crowd[a.id]);
   const spots = order.map((loc) => {
     const [cx, cy] = xy(loc);
-    const text = layers.labels.querySelector(`[data-label="${loc.id}"]`);
+    const text = group.querySelector(`[data-label="${loc.id}"]`);
     let box = null;
     try { box = text.getBBox(); } catch (error) { box = null; }
     // A little room around each name: a font's hinting at a phone's scale measures it a bit
@@ -427,7 +480,7 @@ function placeLabels(board, layers, el) {
     const right = recruits(loc) && pennantX(loc) > cx ? DOT + 14 : DOT + 4;
     const left = loc.castle ? DOT + 22 : recruits(loc) && pennantX(loc) < cx ? DOT + 14 : DOT + 4;
     const candidates = [];
-    for (const push of [0, 8, 16]) {
+    for (const push of few ? [0] : [0, 8, 16]) {
       candidates.push(
         { x: cx - w / 2, y: cy + DOT + 2 + push },                  // below
         { x: cx + right + push, y: cy - h / 2 },                    // right
@@ -442,7 +495,7 @@ function placeLabels(board, layers, el) {
         { x: cx - left - w - push, y: cy - h / 2 + DOT },           // left, lower
       );
     }
-    for (const push of [0, 8]) candidates.push({ x: cx - w / 2, y: cy - DOT - BLOCK - 10 - h - push });   // above the stack
+    for (const push of few ? [] : [0, 8]) candidates.push({ x: cx - w / 2, y: cy - DOT - BLOCK - 10 - h - push });   // above the stack
     const rects = candidates.map((c) => ({ x: c.x, y: c.y, w, h })).filter((r) =>
       r.x >= VIEW.x && r.x + w <= VIEW.x + VIEW.w && r.y >= VIEW.y && r.y + h <= VIEW.y + VIEW.h);
     return { loc, text, cx, cy, h, rects, at: null };
@@ -468,6 +521,22 @@ function placeLabels(board, layers, el) {
     return sum;
   }
   const FREE = 60;   // a corner of a stack's or a castle's room may be covered
+  if (few) {
+    // The table's names, the most needed first: each takes the place beside its circle clear
+    // of every name already placed and every circle that least covers the room of a stack
+    // (drawn over the names, so a name never hides a piece); else it is left out (the zoomed
+    // map has it).
+    for (const spot of spots) {
+      const clear = spot.rects.filter((r) => !astray(spot, r) && !spots.some((o) => o.at && area(o.at, r) > 0)
+        && obstacles.every((o) => o.stack || (o.weight ? area(r, o) === 0 : area(r, o) < FREE)));
+      const under = (r) => obstacles.reduce((sum, o) => sum + (o.stack ? area(r, o) : 0), 0);
+      spot.at = clear.reduce((pick, r) => (pick && under(pick) <= under(r) ? pick : r), null);
+      if (!spot.at) spot.text.remove();
+    }
+    spots.splice(0, spots.length, ...spots.filter((spot) => spot.at));
+  } else repair();
+  function repair() {
+  // The full set: every name placed, clashes repaired as far as they can be.
   function best(spot) {
     // The first free position in order of preference, else the one that costs least.
     let pick = spot.rects[0];
@@ -514,6 +583,7 @@ function placeLabels(board, layers, el) {
     const now = cost(spot, spot.at);
     spot.at = spot.rects.find((rect) => cost(spot, rect) <= now) || spot.at;
   }
+  }
   for (const spot of spots) {
     if (astray(spot, spot.at)) {
       // Where no place near its circle was free, a thin line ties the name to its circle.
@@ -522,7 +592,7 @@ function placeLabels(board, layers, el) {
       const py = Math.min(Math.max(spot.cy, r.y + 2), r.y + r.h - 2);
       const len = Math.hypot(px - spot.cx, py - spot.cy) || 1;
       const k = (DOT + 1) / len;
-      layers.labels.prepend(el("line", { class: "leader", "data-leader": spot.loc.id,
+      group.prepend(el("line", { class: "leader", "data-leader": spot.loc.id,
         x1: spot.cx + (px - spot.cx) * k, y1: spot.cy + (py - spot.cy) * k, x2: px, y2: py }));
     }
     spot.text.setAttribute("text-anchor", "middle");   // the room to spare on both sides
@@ -533,10 +603,11 @@ function placeLabels(board, layers, el) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(bar, scroll, svg, closeUp) {
+function zoomControls(bar, scroll, svg, closeUp, far) {
   // The toolkit's zoom (buttons, pinch); a phone starts zoomed in enough to read the names, the
-  // map panned with a finger.
-  const control = zoom(bar, scroll, svg, t("Whole map"));
+  // map panned with a finger. The table across the room shows its fine print (every name, 14
+  // units) from 18 px on.
+  const control = zoom(bar, scroll, svg, t("Whole map"), far ? 18 : 0);
   if (closeUp && scroll.clientWidth && scroll.clientWidth < 600) control.set(2.2, 0, 0);
 }
 
@@ -585,7 +656,9 @@ function drawStack(el, x, y, stack, side, t, attrs) {
     const badge = el("g", { class: "badge" });
     const bx = x + (pieces.length - 1) * FAN + BLOCK + 2;
     const by = y - (pieces.length - 1) * 0.6;
-    badge.append(el("circle", { cx: bx, cy: by, r: 7 }), el("text", { x: bx, y: by + 3.5 }, String(stack.count)));
+    const big = Boolean(document.querySelector("#board.table"));   // the table's counts, read from 1.5 m
+    badge.append(el("circle", { cx: bx + (big ? 3 : 0), cy: by - (big ? 3 : 0), r: big ? 11 : 7 }),
+      el("text", { x: bx + (big ? 3 : 0), y: by + (big ? 4 : 3.5) }, String(stack.count)));
     g.append(badge);
   }
   const names = known.map((b) => blockName(b, t));
@@ -649,6 +722,8 @@ function renderBoard(layers, board, where, state, el, t, ui) {
       layers.stacks.append(g);
     });
   }
+  clearCounts(layers.labels, layers.stacks);
+  if (layers.far) clearCounts(layers.far, layers.stacks);
   // The off-map boxes: their blocks as this role knows them, and how many.
   for (const [boxId, contents] of Object.entries(view.boxes || {})) {
     const holder = document.querySelector(`#box-${boxId} .box-blocks`);

@@ -83,6 +83,13 @@ const CSS = `
 #sg-board.phone .player .cap { font-size: 18px; }
 #sg-board.phone .player .small { font-size: 18px; }
 #sg-board.phone .strip-title, #sg-board.phone .tray .text { font-size: 22px; }
+/* The shared table, read from 1.5 m (issue 32): every text at 26 units, 18 px and more as the
+   board is drawn at 1280x800 (0.7 px a unit); a long one narrowed to its room, as tall. The
+   fine print (a province's rice and taxes, the colour's letters under armies, a card's place,
+   a player's supply line) waits until zoomed in (the toolkit's zoom). */
+#sg-board.table .province .name, #sg-board.table .region-name, #sg-board.table .card .label,
+#sg-board.table .strip-title, #sg-board.table .tray .text, #sg-board.table .tray .cube text,
+#sg-board.table .player .head, #sg-board.table .player .cap, #sg-board.table .marker text { font-size: 26px; }
 .sg-panel { font-size: 1rem; }
 body[data-page="table"] .sg-panel { font-size: 1.15rem; }
 .sg-panel ul { margin: .2rem 0; padding-left: 0; list-style: none; }
@@ -234,7 +241,7 @@ function drawMap(svg, side, board, layout, draw) {
     // On a phone the column says the region: the name keeps what follows it ("Higashi 1" as "1").
     const prefix = (regionName[p.region] || "") + " ";
     const label = narrow && p.name.startsWith(prefix) ? p.name.slice(prefix.length) : p.name;
-    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : 19), class: "name", "data-name": p.name }, label);
+    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : draw.table ? 24 : 19), class: "name", "data-name": p.name }, label);
     group.append(name);
     group.append(el("g", { class: "content" }), el("title", { class: "about" }, p.name));
     layer.append(group);
@@ -286,7 +293,7 @@ function renderProvince(group, province, box, view, draw, extra) {
     return;
   }
   const s = narrow ? 22 : 20;  // a building space: three fit beside the armies
-  const top = y + (narrow ? 40 : 28);
+  const top = y + (narrow ? 40 : draw.table ? 32 : 28);
   if (owner && armies) {
     const [face, ink] = paint(owner);
     const cw = narrow ? 56 : 46;
@@ -294,12 +301,12 @@ function renderProvince(group, province, box, view, draw, extra) {
     const army = el("g", { class: "army", "data-where": province.id, "data-side": owner, "data-count": String(armies) });
     army.append(el("rect", { x: x + 6, y: top, width: cw, height: ch, rx: 6, fill: face }));
     army.append(el("text", { x: x + 6 + cw / 2, y: top + ch * .76, class: "count", fill: ink }, String(armies)));
-    army.append(el("text", { x: x + 6 + cw / 2, y: top + ch + 13, class: "who" }, short[owner]));
+    army.append(el("text", { x: x + 6 + cw / 2, y: top + ch + 13, class: "who fine" }, short[owner]));
     army.append(el("title", {}, fill(t(armies === 1 ? "{who}: {n} army" : "{who}: {n} armies"), { who: colourNames[owner], n: armies })));
     content.append(army);
     said.push(fill(t(armies === 1 ? "{who}: {n} army" : "{who}: {n} armies"), { who: colourNames[owner], n: armies }));
   } else if (owner) {
-    content.append(el("text", { x: x + 29, y: top + 22, class: "who", style: "font: 700 12px system-ui" }, short[owner]));
+    content.append(el("text", { x: x + 29, y: top + 22, class: "who fine", style: "font: 700 12px system-ui" }, short[owner]));
     said.push(colourNames[owner]);
   } else {
     said.push(t("neutral"));
@@ -314,15 +321,15 @@ function renderProvince(group, province, box, view, draw, extra) {
   if (built.length) said.push(built.map((b) => t(BUILDING_NAMES[b] || b)).join(", "));
   if (markers) {
     const m = el("g", { class: "marker", "data-markers": String(markers) });
-    const r = narrow ? 13 : 11;
-    m.append(el("circle", { cx: x + w - 6 - r, cy: top + s + r + 5, r }), el("text", { x: x + w - 6 - r, y: top + s + r + 9.5 }, String(markers)));
+    const r = narrow ? 13 : draw.table ? 15 : 11;
+    m.append(el("circle", { cx: x + w - 6 - r, cy: top + s + r + 5, r }), el("text", { x: x + w - 6 - r, y: top + s + r + (draw.table ? 14 : 9.5) }, String(markers)));
     m.append(el("title", {}, fill(t("{n} revolt markers"), { n: markers })));
     content.append(m);
     said.push(fill(t("{n} revolt markers"), { n: markers }));
   }
   const card = cards[province.id];
   if (card && !narrow) {
-    content.append(el("text", { x: x + w / 2, y: y + h - 6, class: "values" }, fill(t("rice {rice} · taxes {taxes}"), { rice: card.rice, taxes: card.taxes })));
+    content.append(el("text", { x: x + w / 2, y: y + h - 6, class: "values fine" }, fill(t("rice {rice} · taxes {taxes}"), { rice: card.rice, taxes: card.taxes })));
   }
   group.querySelector("title.about").textContent = said.join("; ");
 }
@@ -375,9 +382,9 @@ function renderTrack(group, box, view, draw) {
     if (card && acting && i < view.step) classes.push("done");
     const g = el("g", { class: classes.join(" "), "data-index": String(i), "data-card": card || "" });
     g.append(el("rect", { x, y, width: box.cardW, height: box.cardH, rx: 7, class: "face" }));
-    g.append(el("text", { x: x + 6, y: y + 15, class: "n" }, String(i + 1)));
+    g.append(el("text", { x: x + 6, y: y + 15, class: "n fine" }, String(i + 1)));
     if (card) {
-      const label = el("text", { x: x + box.cardW / 2, y: y + box.cardH * .68, class: "label" }, t(ACTION_SHORT[card] || card));
+      const label = el("text", { x: x + box.cardW / 2, y: y + box.cardH * (draw.table ? .72 : .68), class: "label" }, t(ACTION_SHORT[card] || card));
       g.append(label, el("title", {}, t(ACTION_NAMES[card] || card)));
       group.append(g);
       squeeze(label, box.cardW - 10);
@@ -436,24 +443,26 @@ function renderPeople(group, box, view, state, draw) {
     g.append(el("rect", { x: x + 4, y: y + 4, width: w - 8, height: 30, rx: 6, fill: face }));
     const place = order.indexOf(player);
     const head = (place >= 0 ? (place + 1) + " · " : "") + colourNames[player] + (people[player] ? " · " + people[player] : "");
-    const headText = el("text", { x: x + 12, y: y + 26, class: "head", fill: ink }, head);
+    const headText = el("text", { x: x + 12, y: y + (draw.table ? 28 : 26), class: "head", fill: ink }, head);
     g.append(headText);
     const values = [["vp", t("points")], ["chests", t("chests")], ["rice", t("rice")]];
     const narrowBox = w < 300;
     values.forEach(([key, caption], i) => {
       const cx = x + w * (i * 2 + 1) / 6;
-      g.append(el("text", { x: cx, y: y + (narrowBox ? 86 : 84), class: "big", "data-key": key }, String((view[key] || {})[player] ?? 0)));
-      g.append(el("text", { x: cx, y: y + (narrowBox ? 106 : 104), class: "cap" }, caption));
+      // The caption clear of the number's box (its font's room below the digits), so no two texts overlap.
+      const [bigY, capY] = draw.table ? [80, 118] : draw.narrow ? [80, 122] : narrowBox ? [82, 114] : [80, 110];
+      g.append(el("text", { x: cx, y: y + bigY, class: "big", "data-key": key }, String((view[key] || {})[player] ?? 0)));
+      g.append(el("text", { x: cx, y: y + capY, class: "cap" }, caption));
     });
     const provinces = Object.values(view.owner || {}).filter((o) => o === player).length;
-    const small1 = el("text", { x: x + 10, y: y + h - 30, class: "small" },
+    const small1 = el("text", { x: x + 10, y: y + h - 30, class: "small fine" },
       fill(t("{armies} armies in supply · {provinces} provinces"), { armies: (view.reserve || {})[player] ?? 0, provinces }));
     const taken = (view.taken || {})[player];
     const special = taken !== undefined && (view.specials || [])[taken];
     const planned = (view.planned || []).includes(player);
     let second = special ? fill(t("special card: {card}"), { card: t(SPECIAL_NAMES[special] || special) }) : "";
     if (!second && view.phase === "plan") second = planned ? t("has planned") : t("planning…");
-    const small2 = el("text", { x: x + 10, y: y + h - 10, class: "small" }, second);
+    const small2 = el("text", { x: x + 10, y: y + h - 10, class: "small fine" }, second);
     g.append(small1, small2, el("title", {}, colourNames[player] + " (" + short[player] + ")"));
     group.append(g);
     squeeze(headText, w - 20);
@@ -932,7 +941,7 @@ export async function mount(shell) {
     source.textContent = side.source === "transcribed"
       ? t("Transcribed board: check it against your box. Positions drawn by the project, not the printed map.") : "";
     if (zoomed) zoomed.follow(svg);
-    else if (!shell.broadcast) zoomed = zoom(bar, scroll, svg, t("Whole board"));
+    else if (!shell.broadcast) zoomed = zoom(bar, scroll, svg, t("Whole board"), table ? 18 : 0);
     const defs = el("defs");
     const hatch = el("pattern", { id: "sg-hatch", width: "10", height: "10", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
     hatch.append(el("rect", { width: "10", height: "10", fill: "#d9d9d9" }), el("line", { x1: "0", y1: "0", x2: "0", y2: "10", stroke: "#bdbdbd", "stroke-width": "4" }));

@@ -177,18 +177,23 @@ export function zoom(bar, scroll, board, homeLabel, least = 0) {
 }
 
 /** Hides each of the board's `fine` elements whose text is drawn under `least` CSS px (its
- * computed font size times the board's scale on the screen where it stands), shows the others. */
+ * computed font size times the board's scale on the screen where it stands), shows the others;
+ * the board's `data-fine-print` says `all` while every one is shown (a screen may then leave out
+ * what stood in for them, such as fewer, larger names), else `some`. */
 export function finePrint(board, least) {
-  if (!(least > 0)) return;
-  for (const node of board.querySelectorAll(".fine")) {
+  let hidden = 0;
+  for (const node of least > 0 ? board.querySelectorAll(".fine") : []) {
     const ctm = (node.parentNode && node.parentNode.getScreenCTM) ? node.parentNode.getScreenCTM() : null;
     if (!ctm) continue;  // not laid out yet: the next resize weighs it
     const drawn = parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
     const hide = drawn < least - 0.01;
+    if (hide) hidden += 1;
     if (hide !== (node.getAttribute("display") === "none")) {
       if (hide) node.setAttribute("display", "none"); else node.removeAttribute("display");
     }
   }
+  const said = hidden ? "some" : "all";
+  if (board.dataset.finePrint !== said) board.dataset.finePrint = said;
 }
 
 function zoomButtons(bar, homeLabel, control) {
