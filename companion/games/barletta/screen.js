@@ -59,6 +59,15 @@ const CSS = `
 #bar-field .pip text { font: 800 7px system-ui, sans-serif; fill: #fff; text-anchor: middle; }
 #bar-field .marker rect { stroke: #000; stroke-width: .6; }
 #bar-field .marker text { font: 800 5.6px system-ui, sans-serif; text-anchor: middle; }
+/* The shared table, read from 1.5 m (issue 32): the field is dense (a counter is 29 units, some
+   35 px at 1280x800), so from across the table it shows who stands where by colour and face and
+   each counter's VC, and the camps' names, at 18 px and more; the counters' names, hits and
+   wounds, markers and the hexes' numbers are fine print, shown once zoomed in far enough to read
+   them as large (the toolkit's zoom: twice for the names and pips, more for the hexes). */
+#bar-field.table .counter .vc { font-size: 15px; }
+#bar-field .pip { font-size: 7px; } #bar-field .marker { font-size: 5.6px; }   /* their fine print's size */
+#bar-field .num.covered, #bar-field .num.named { visibility: hidden; }   /* a hex's number under a counter or a camp's name */
+#bar-field.table .area-name { font-size: 15px; }
 #bar-field .marker.attack rect { fill: #f4c430; } #bar-field .marker.attack text { fill: #3a2a00; }
 #bar-field .marker.reorganize rect { fill: #2e7d32; } #bar-field .marker.reorganize text { fill: #fff; }
 #bar-field .marker.fired rect { fill: #777; } #bar-field .marker.fired text { fill: #fff; }
@@ -192,7 +201,7 @@ export async function mount(shell) {
   const bar = el("div");
   const scroll = el("div", { id: "bar-scroll" });
   const [vx, vy, vw, vh] = geometry.box;
-  const svg = el("svg", { id: "bar-field", viewBox: `${vx} ${vy} ${vw} ${vh}`, role: "img",
+  const svg = el("svg", { id: "bar-field", class: shell.page === "table" && window.innerWidth > 800 ? "table" : "", viewBox: `${vx} ${vy} ${vw} ${vh}`, role: "img",
     "aria-label": fill(t("the field of {title}"), { title: shell.game.title }) });
   scroll.append(svg);
   const chooser = el("div", { id: "bar-chooser", hidden: "" });
@@ -200,7 +209,7 @@ export async function mount(shell) {
   shell.main.append(root);
   const layers = drawField(svg, board, geometry, el, t);
   const table = shell.page === "table";
-  if (!shell.broadcast) zoomControls(bar, scroll, svg);  // not on a broadcast's thumbnail
+  if (!shell.broadcast) zoomControls(bar, scroll, svg, svg.classList.contains("table"));  // not on a broadcast's thumbnail
 
   const panels = { turn: shell.panel("bar-turn"), melee: shell.panel("bar-melee"),
     deploy: shell.panel("bar-deploy"), gone: shell.panel("bar-gone") };
@@ -382,14 +391,14 @@ function drawField(svg, board, geometry, el, t) {
     const [x, y] = centre(hex);
     const cls = "hex" + (lineOf[hex] ? " line-" + lineOf[hex] : "");
     const g = el("g", { class: "cell", "data-hex": hex });
-    g.append(el("path", { class: cls, d: hexPath(x, y) }), el("text", { class: "num", x, y: y - H / 2 + 6.5 }, hex));
+    g.append(el("path", { class: cls, d: hexPath(x, y) }), el("text", { class: "num fine", x, y: y - H / 2 + 6.5 }, hex));
     hexes.append(g);
   }
   for (const [hex, role] of Object.entries(slotOf)) {
     const [x, y] = centre(hex);
     const g = el("g", { class: "cell camp", "data-camp": role, "data-slot": hex });
     g.append(el("path", { class: "hex " + (campOf[hex] ? "camp-" + role : "slot"), d: hexPath(x, y) }));
-    if (campOf[hex]) g.append(el("text", { class: "num", x, y: y - H / 2 + 6.5 }, hex));
+    if (campOf[hex]) g.append(el("text", { class: "num fine", x, y: y - H / 2 + 6.5 }, hex));
     hexes.append(g);
   }
   // The field's edge: every side of a field hex that borders no field hex (H2.3).
@@ -445,7 +454,12 @@ function drawField(svg, board, geometry, el, t) {
     names.append(el("text", { class: "area-name " + role, x: cx, y: above ? top - H / 2 - 3 : bottom + H / 2 + 10 },
       role === "italians" ? t("Italian camp") : t("French camp")));
   }
-  return { svg, counters, marks, over };
+  // A hex's number a camp's name stands over is left out (the name says the place).
+  const boxOf = (node) => { const b = node.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+  const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const named = [...names.querySelectorAll(".area-name")].map(boxOf);
+  for (const num of hexes.querySelectorAll(".num")) if (named.some((n) => meets(n, boxOf(num)))) num.classList.add("named");
+  return { svg, hexes, counters, marks, over };
 }
 
 function counter(el, k, knight, x, y, t, markers) {
@@ -467,9 +481,9 @@ function counter(el, k, knight, x, y, t, markers) {
   if (k.hits) g.append(pip(el, "hits", k.hits, x + S / 2 + 1.5, y - S / 2 - 0.5));
   if (k.wounds) g.append(pip(el, "wounds", k.wounds, x + S / 2 - 1, y + S / 2 - 3));
   markers.forEach((m, i) => {
-    const mg = el("g", { class: "marker " + m.kind, "data-marker": m.kind });
-    mg.append(el("rect", { x: x - S / 2 - 3, y: y - S / 2 - 3 + i * 9, width: 10, height: 8, rx: 1 }),
-      el("text", { x: x - S / 2 + 2, y: y - S / 2 + 3 + i * 9 }, m.letter), el("title", {}, m.title));
+    const mg = el("g", { class: "marker fine " + m.kind, "data-marker": m.kind });
+    mg.append(el("rect", { x: x - S / 2 - 3, y: y - S / 2 - 7 + i * 9, width: 10, height: 8, rx: 1 }),
+      el("text", { x: x - S / 2 + 2, y: y - S / 2 - 1 + i * 9 }, m.letter), el("title", {}, m.title));
     g.append(mg);
   });
   g.append(el("title", {}, k.name + " · " + describe(k, t) + markers.map((m) => " · " + m.title).join("")));
@@ -479,13 +493,13 @@ function counter(el, k, knight, x, y, t, markers) {
 function nameText(el, name, x, y) {
   // The counter's name, squeezed to the counter's width where it is long.
   const text = short(name);
-  const attrs = { class: "name", x, y };
-  if (text.length > 6) Object.assign(attrs, { textLength: S - 4, lengthAdjust: "spacingAndGlyphs" });
+  const attrs = { class: "name fine", x, y };
+  if (text.length > 5) Object.assign(attrs, { textLength: S - 4, lengthAdjust: "spacingAndGlyphs" });
   return el("text", attrs, text);
 }
 
 function pip(el, kind, n, x, y) {
-  const g = el("g", { class: "pip " + kind, ["data-" + kind]: n });
+  const g = el("g", { class: "pip fine " + kind, ["data-" + kind]: n });
   g.append(el("circle", { cx: x, cy: y, r: 5 }), el("text", { x, y: y + 2.5 }, String(n)));
   return g;
 }
@@ -531,6 +545,13 @@ function renderField(layers, geometry, state, el, t, ui) {
       group.append(g);
     });
     layers.counters.append(group);
+  }
+  // A hex's number under a counter is not seen: it says nothing over the counter's name.
+  const taken = new Set(Object.values(knights).filter((k) => !k.out && k.where && k.where !== "camp").map((k) => k.where));
+  for (const [side, list] of Object.entries(inCamp)) (geometry.slots[side] || []).slice(0, list.length).forEach((h) => taken.add(h));
+  for (const num of layers.hexes.querySelectorAll(".num")) {
+    const g = num.parentNode;
+    num.classList.toggle("covered", taken.has(g.dataset.hex || g.dataset.slot));
   }
   // The combat being fought, the last move, and a selected knight's orders.
   const combat = view.combat;
@@ -816,9 +837,9 @@ function fitTable(root, scroll, geometry) {
 
 // --- zoom: buttons everywhere, pinch on phones ------------------------------------------------------
 
-function zoomControls(bar, scroll, svg) {
-  // The toolkit's zoom (buttons, pinch).
-  const control = zoom(bar, scroll, svg, t("Whole field"));
+function zoomControls(bar, scroll, svg, far) {
+  // The toolkit's zoom (buttons, pinch); the table across the room shows fine print from 18 px.
+  const control = zoom(bar, scroll, svg, t("Whole field"), far ? 18 : 0);
   const set = control.set;
   // A phone starts zoomed in on the melee lines, enough to read the counters.
   if (scroll.clientWidth && scroll.clientWidth < 600) {
