@@ -518,7 +518,7 @@ function renderRegion(group, loc, box, view, draw, can) {
       // The daimyo (8): a gold badge on its player's soldiers; alone, a gold-edged meeple.
       const badge = el("g", { class: "badge" });
       // On the shared table a larger badge, clear of the count, read from across the table.
-      const [bx, by] = draw.table ? [x + SLOT.w - 3, y + 7] : [x + SLOT.w - 9, y + 10];
+      const [bx, by] = draw.table ? [x + SLOT.w - 9, y + 2] : [x + SLOT.w - 9, y + 10];
       badge.append(el("circle", { cx: bx, cy: by, r: 10 }), el("text", { x: bx, y: by + (draw.table ? 9 : 5) }, "★"));
       chip.append(badge);
     }
