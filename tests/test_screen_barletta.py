@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from screen_labels import labels, overlapping, too_small
 from test_browser import VIEWPORTS, Pages, Served, drawn_counts, page_url
 from test_browser import shot as save
 from web_helpers import acting_player, played_hub
@@ -274,6 +275,34 @@ def test_the_table_is_one_screenful_with_its_banner(pages: Pages, served: Served
         points = page.inner_text(f"#bar-turn tr[data-key='points'] td[data-side='{side}']")
         assert points == str(view["points"][side])
     shot(page, "tablet-table")
+    assert pages.errors == []
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_field_on_the_table_reads_from_across_the_room(pages: Pages, served: Served,
+                                                            viewport: str) -> None:
+    """Issue 32: on the 1280x800 table every visible text of the field (each counter's VC, the
+    camps' names) is drawn at 18 px or more and no two overlap; the counters' names, hits,
+    wounds and markers and the hexes' numbers come back once zoomed in, each as large. A phone's
+    table: every text shown and nothing overlaps (a hex's number under a counter is left out)."""
+    page = pages.open(page_url(served, ""), viewport)
+    found = labels(page, "#bar-field")
+    assert overlapping(found) == []
+    if viewport == "phone":
+        assert any(n["cls"] == "name fine" for n in found)
+        return
+    assert too_small(found) == []
+    knights = [k for k in served.hub.view(PUBLIC)["view"]["knights"].values()
+               if not k.get("out") and k.get("where")]
+    assert len([n for n in found if n["cls"] == "vc"]) == len(knights)
+    page.locator("#bar-scroll").evaluate("""s => {
+        const r = s.getBoundingClientRect();
+        s.dispatchEvent(new WheelEvent('wheel', {ctrlKey: true, deltaY: -400, bubbles: true,
+            cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+    }""")
+    page.wait_for_selector("#bar-field .counter .name", state="visible")
+    names = [n for n in labels(page, "#bar-field") if n["cls"] == "name fine"]
+    assert len(names) == len(knights) and too_small(names) == []
     assert pages.errors == []
 
 

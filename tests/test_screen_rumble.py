@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Response
+from screen_labels import labels, overlapping, too_small
 from test_browser import (
     ARTIFACTS,
     VIEWPORTS,
@@ -196,6 +197,40 @@ def test_region_labels_never_collide_and_hidden_cards_stay_hidden(open_page, ser
         if label in ("table", "referee", "play-yellow"):
             shot(page, f"{viewport}-{label}")
     assert not elsewhere, f"hidden cards on the page outside the board: {elsewhere}"
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_table_reads_from_across_the_room(open_page, served, viewport):
+    """Issue 32: on the 1280x800 table every visible text of the map (the eleven names, castles,
+    soldiers' counts, the daimyo's badge, the turn's and the players' boxes) is drawn at 18 px or
+    more, no two overlapping; the colours' letters by the soldiers come back zoomed in. A
+    phone's table: nothing overlaps."""
+    page = open_page(page_url(served, ""), viewport)
+    found = labels(page, "#rn-board")
+    assert overlapping(found) == []
+    if viewport == "phone":
+        return
+    assert too_small(found) == []
+    assert len([n for n in found if n["cls"] == "name"]) == 11
+    assert page.locator("#rn-board .chip .who").first.is_hidden()
+
+
+@pytest.fixture
+def setting_up(tmp_path) -> Iterator[Served]:
+    """Rumble Nation before its set-up is entered: the referee's longest first entry."""
+    table = Served(played_hub(tmp_path / "setup", "rumble_nation", actions=0, settle=False))
+    yield table
+    table.close()
+
+
+def test_the_referees_next_entry_is_above_the_fold(setting_up, open_page):
+    """Issue 32: on the referee's 1280x800 screen the set-up to enter comes first in the side
+    column, its whole form and its Enter above the fold."""
+    page = open_page(page_url(setting_up, "referee", setting_up.referee))
+    enter = page.locator("#picks .pick-enter").first
+    box = enter.bounding_box()
+    assert box and box["y"] + box["height"] <= 800, box
+    shot(page, "tablet-referee-set-up")
 
 
 def test_a_tap_on_a_region_lists_its_choices_in_words_and_plays_one(open_page, served):

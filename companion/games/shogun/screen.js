@@ -83,13 +83,15 @@ const CSS = `
 #sg-board.phone .player .cap { font-size: 18px; }
 #sg-board.phone .player .small { font-size: 18px; }
 #sg-board.phone .strip-title, #sg-board.phone .tray .text { font-size: 22px; }
-/* The shared table, read from 1.5 m (issue 32): every text at 26 units, 18 px and more as the
-   board is drawn at 1280x800 (0.7 px a unit); a long one narrowed to its room, as tall. The
+/* The shared table, read from 1.5 m (issue 32): every text at 29 units, 18 px and more as the
+   board is drawn at 1280x800 (0.64 px a unit under a banner of two lines, 0.7 under one); a long
+   one narrowed to its room, as tall. The
    fine print (a province's rice and taxes, the colour's letters under armies, a card's place,
    a player's supply line) waits until zoomed in (the toolkit's zoom). */
 #sg-board.table .province .name, #sg-board.table .region-name, #sg-board.table .card .label,
 #sg-board.table .strip-title, #sg-board.table .tray .text, #sg-board.table .tray .cube text,
-#sg-board.table .player .head, #sg-board.table .player .cap, #sg-board.table .marker text { font-size: 26px; }
+#sg-board.table .player .head, #sg-board.table .player .cap, #sg-board.table .marker text,
+#sg-board.table .army .count { font-size: 29px; }
 .sg-panel { font-size: 1rem; }
 body[data-page="table"] .sg-panel { font-size: 1.15rem; }
 .sg-panel ul { margin: .2rem 0; padding-left: 0; list-style: none; }
@@ -215,8 +217,11 @@ function drawMap(svg, side, board, layout, draw) {
       : el("text", { x: 0, y: 0, class: "region-name", "data-region": region.id, transform: `translate(${x0 - 22} ${(y0 + y1) / 2}) rotate(-90)` }, region.name);
     bands.append(label);
     names[region.id] = region.name;
+    label.dataset.room = String((narrow ? x1 - x0 : y1 - y0) - 12);
   });
   svg.append(bands);
+  // A region's name no longer than its band (the table's larger type), so two never meet.
+  for (const label of bands.querySelectorAll(".region-name")) squeeze(label, Number(label.dataset.room));
   const links = el("g", { class: "links" });
   for (const link of side.links) {
     const [a, b] = [at[link.a], at[link.b]];
@@ -241,7 +246,7 @@ function drawMap(svg, side, board, layout, draw) {
     // On a phone the column says the region: the name keeps what follows it ("Higashi 1" as "1").
     const prefix = (regionName[p.region] || "") + " ";
     const label = narrow && p.name.startsWith(prefix) ? p.name.slice(prefix.length) : p.name;
-    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : draw.table ? 24 : 19), class: "name", "data-name": p.name }, label);
+    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : draw.table ? 26 : 19), class: "name", "data-name": p.name }, label);
     group.append(name);
     group.append(el("g", { class: "content" }), el("title", { class: "about" }, p.name));
     layer.append(group);
@@ -293,7 +298,7 @@ function renderProvince(group, province, box, view, draw, extra) {
     return;
   }
   const s = narrow ? 22 : 20;  // a building space: three fit beside the armies
-  const top = y + (narrow ? 40 : draw.table ? 32 : 28);
+  const top = y + (narrow ? 40 : draw.table ? 33 : 28);
   if (owner && armies) {
     const [face, ink] = paint(owner);
     const cw = narrow ? 56 : 46;
@@ -466,6 +471,7 @@ function renderPeople(group, box, view, state, draw) {
     g.append(small1, small2, el("title", {}, colourNames[player] + " (" + short[player] + ")"));
     group.append(g);
     squeeze(headText, w - 20);
+    for (const cap of g.querySelectorAll(".cap")) squeeze(cap, w / 3 - 8);   // apart at the table's size
     squeeze(small1, w - 20);
     squeeze(small2, w - 20);
   });
