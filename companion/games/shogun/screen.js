@@ -246,7 +246,7 @@ function drawMap(svg, side, board, layout, draw) {
     // On a phone the column says the region: the name keeps what follows it ("Higashi 1" as "1").
     const prefix = (regionName[p.region] || "") + " ";
     const label = narrow && p.name.startsWith(prefix) ? p.name.slice(prefix.length) : p.name;
-    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : draw.table ? 26 : 19), class: "name", "data-name": p.name }, label);
+    const name = el("text", { x: box.x + box.w / 2, y: box.y + (narrow ? 31 : draw.table ? 28 : 19), class: "name", "data-name": p.name }, label);
     group.append(name);
     group.append(el("g", { class: "content" }), el("title", { class: "about" }, p.name));
     layer.append(group);
@@ -298,7 +298,7 @@ function renderProvince(group, province, box, view, draw, extra) {
     return;
   }
   const s = narrow ? 22 : 20;  // a building space: three fit beside the armies
-  const top = y + (narrow ? 40 : draw.table ? 33 : 28);
+  const top = y + (narrow ? 40 : draw.table ? 34 : 28);
   if (owner && armies) {
     const [face, ink] = paint(owner);
     const cw = narrow ? 56 : 46;
