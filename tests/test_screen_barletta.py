@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from screen_labels import labels, overlapping, too_small
+from screen_labels import READ_AT_TABLE, labels, overlapping, too_small
 from test_browser import VIEWPORTS, Pages, Served, drawn_counts, page_url
 from test_browser import shot as save
 from web_helpers import acting_player, played_hub
@@ -281,10 +281,11 @@ def test_the_table_is_one_screenful_with_its_banner(pages: Pages, served: Served
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_the_field_on_the_table_reads_from_across_the_room(pages: Pages, served: Served,
                                                             viewport: str) -> None:
-    """Issue 32: on the 1280x800 table every visible text of the field (each counter's VC, the
-    camps' names) is drawn at 18 px or more and no two overlap; the counters' names, hits,
-    wounds and markers and the hexes' numbers come back once zoomed in, each as large. A phone's
-    table: every text shown and nothing overlaps (a hex's number under a counter is left out)."""
+    """Issue 32: on the 1280x800 table every visible text of the field (each counter's VC, its
+    hits and wounds on a badge, the camps' names) is drawn at 18 px or more and no two overlap;
+    zoomed in, the counters' names, markers, small hits and wounds and the hexes' numbers come
+    back, each as large, and the badges step aside. A phone's table: every text shown and
+    nothing overlaps (a hex's number under a counter is left out)."""
     page = pages.open(page_url(served, ""), viewport)
     found = labels(page, "#bar-field")
     assert overlapping(found) == []
@@ -295,14 +296,92 @@ def test_the_field_on_the_table_reads_from_across_the_room(pages: Pages, served:
     knights = [k for k in served.hub.view(PUBLIC)["view"]["knights"].values()
                if not k.get("out") and k.get("where")]
     assert len([n for n in found if n["cls"] == "vc"]) == len(knights)
+    told = sorted(n["text"] for n in found if n["cls"] in ("n hits-n", "n wounds-n"))
+    assert told == sorted(str(k[kind]) for k in knights for kind in ("hits", "wounds") if k[kind])
     page.locator("#bar-scroll").evaluate("""s => {
         const r = s.getBoundingClientRect();
         s.dispatchEvent(new WheelEvent('wheel', {ctrlKey: true, deltaY: -400, bubbles: true,
             cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
     }""")
     page.wait_for_selector("#bar-field .counter .name", state="visible")
-    names = [n for n in labels(page, "#bar-field") if n["cls"] == "name fine"]
+    zoomed = labels(page, "#bar-field")
+    names = [n for n in zoomed if n["cls"] == "name fine"]
     assert len(names) == len(knights) and too_small(names) == []
+    assert not [n for n in zoomed if n["cls"].startswith("n ")], "the badges step aside"
+    pips = page.eval_on_selector_all("#bar-field .pip", """ps => ps.map(p => [
+        p.checkVisibility(), parseFloat(getComputedStyle(p).fontSize) * p.getScreenCTM().a])""")
+    assert pips and all(shown and size >= READ_AT_TABLE for shown, size in pips), pips
+    assert overlapping(zoomed) == []
+    assert pages.errors == []
+
+
+BADGES = """field => Array.from(field.querySelectorAll('.counter')).map(c => {
+    const box = n => { const r = n.getBoundingClientRect();
+                       return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+    const badge = c.querySelector('.badge');
+    const shown = badge && badge.checkVisibility({checkVisibilityCSS: true});
+    const numbers = shown ? Array.from(badge.querySelectorAll('text')).map(t => ({
+        kind: t.classList.contains('hits-n') ? 'hits' : 'wounds', n: Number(t.textContent),
+        size: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a, x: box(t).x,
+        fill: getComputedStyle(t).fill,
+        under: getComputedStyle(t.parentNode.querySelector('.' + (t.classList.contains('hits-n')
+            ? 'hits' : 'wounds'))).fill})) : [];
+    return {knight: c.dataset.knight, face: box(c.querySelector('rect.face')),
+            vc: box(c.querySelector('.vc')), shape: shown ? box(badge.querySelector('.rim')) : null,
+            shapes: shown ? badge.querySelectorAll('.rim').length : 0, numbers};
+})"""
+"""Per counter on the field: its face's and VC's boxes on the screen, and its hits-and-wounds
+badge's outline box and numbers (kind, count, size as drawn, colours) while it is shown."""
+
+
+def _meets(a: dict[str, float], b: dict[str, float], slack: float = 0.5) -> bool:
+    """Whether two boxes on the screen overlap by more than `slack` px both ways."""
+    across = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+    down = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+    return across > slack and down > slack
+
+
+def test_hits_and_wounds_read_from_across_the_table(pages: Pages, served: Served) -> None:
+    """Issue 32 (H3.1, H4.1, the melee read them): on the 1280x800 table at its whole-field zoom,
+    each knight with hits or wounds wears a badge 18 px tall with each count in its colour (hits
+    green on the left, wounds red on the right, one pill for both) in type of 18 px and more; the
+    badge stands clear of its own VC, of every other counter and of every other badge. The
+    position (seed 1, 120 actions played) has knights with hits, with wounds, with both, and one
+    in camp."""
+    view = served.hub.view(PUBLIC)["view"]
+    standing = {k: v for k, v in view["knights"].items() if v["where"] and not v["out"]}
+    marked = {k: v for k, v in standing.items() if v["hits"] or v["wounds"]}
+    assert any(v["hits"] and v["wounds"] for v in marked.values()), "a knight with both"
+    assert any(v["hits"] and not v["wounds"] for v in marked.values())
+    assert any(v["wounds"] and not v["hits"] for v in marked.values())
+    assert any(v["where"] == "camp" for v in marked.values()), "a knight in camp with hits"
+    page = pages.open(page_url(served, ""), "tablet")
+    page.wait_for_selector("#bar-field .counter .badge", state="visible")
+    drawn = {c["knight"]: c for c in page.eval_on_selector("#bar-field", BADGES)}
+    assert set(drawn) == set(standing)
+    green, red = "rgb(27, 127, 42)", "rgb(198, 40, 40)"
+    for knight, k in standing.items():
+        c = drawn[knight]
+        if knight not in marked:
+            assert c["shape"] is None, knight
+            continue
+        assert c["shape"] and c["shape"]["h"] >= READ_AT_TABLE and c["shapes"] == 1, (knight, c)
+        told = {n["kind"]: n for n in c["numbers"]}
+        assert {kind: n["n"] for kind, n in told.items()} == \
+            {kind: k[kind] for kind in ("hits", "wounds") if k[kind]}, knight
+        for n in told.values():
+            assert n["size"] >= READ_AT_TABLE, (knight, n)
+            assert n["fill"] == "rgb(255, 255, 255)", (knight, n)
+            assert n["under"] == (green if n["kind"] == "hits" else red), (knight, n)
+        if len(told) == 2:
+            assert told["hits"]["x"] < told["wounds"]["x"], knight
+        assert not _meets(c["shape"], c["vc"]), f"{knight}'s badge over its VC"
+        for other, o in drawn.items():
+            if other == knight:
+                continue
+            assert not _meets(c["shape"], o["face"]), f"{knight}'s badge over {other}"
+            assert not (o["shape"] and _meets(c["shape"], o["shape"])), f"{knight} / {other}"
+    save(page, "barletta-tablet-table-badges")
     assert pages.errors == []
 
 

@@ -60,14 +60,26 @@ const CSS = `
 #bar-field .marker rect { stroke: #000; stroke-width: .6; }
 #bar-field .marker text { font: 800 5.6px system-ui, sans-serif; text-anchor: middle; }
 /* The shared table, read from 1.5 m (issue 32): the field is dense (a counter is 29 units, some
-   35 px at 1280x800), so from across the table it shows who stands where by colour and face and
-   each counter's VC, and the camps' names, at 18 px and more; the counters' names, hits and
-   wounds, markers and the hexes' numbers are fine print, shown once zoomed in far enough to read
-   them as large (the toolkit's zoom: twice for the names and pips, more for the hexes). */
+   35 px at 1280x800), so from across the table it shows who stands where by colour and face,
+   each counter's VC, its hits and wounds (a badge, below) and the camps' names, at 18 px and
+   more; the counters' names, markers and the hexes' numbers are fine print, shown once zoomed in
+   far enough to read them as large (the toolkit's zoom: twice for the names and the small hits
+   and wounds, more for the hexes). A marker has no room at 18 px: docs/web.md says why. */
 #bar-field.table .counter .vc { font-size: 15px; }
 #bar-field .pip { font-size: 7px; } #bar-field .marker { font-size: 5.6px; }   /* their fine print's size */
 #bar-field .num.covered, #bar-field .num.named { visibility: hidden; }   /* a hex's number under a counter or a camp's name */
 #bar-field.table .area-name { font-size: 15px; }
+/* Hits and wounds read from across the table (issue 32, H3.1, H4.1, the melee): while the
+   counters' names are fine print left out, each counter with hits or wounds wears a badge over
+   its top edge, hits green on the left, wounds red on the right, both as one pill when it has
+   both; 15 units (18 px at 1280x800), the VC lowered to leave the room. Zoomed in, the names and
+   the small pips come back and the badge steps aside. */
+#bar-field.table .pip { font-size: 7.6px; }   /* shown with the names, at the names' size */
+#bar-field .badge { display: none; }
+#bar-field .counter:has(> .name[display="none"]) > .badge { display: inline; }
+#bar-field .badge .hits { fill: #1b7f2a; } #bar-field .badge .wounds { fill: #c62828; }
+#bar-field .badge .rim { fill: none; stroke: #fff; stroke-width: 1; }
+#bar-field .counter .badge text.n { font: 800 15px system-ui, sans-serif; fill: #fff; }   /* white on a pale counter too */
 #bar-field .marker.attack rect { fill: #f4c430; } #bar-field .marker.attack text { fill: #3a2a00; }
 #bar-field .marker.reorganize rect { fill: #2e7d32; } #bar-field .marker.reorganize text { fill: #fff; }
 #bar-field .marker.fired rect { fill: #777; } #bar-field .marker.fired text { fill: #fff; }
@@ -377,6 +389,7 @@ function drawField(svg, board, geometry, el, t) {
   const lines = el("g", { class: "lines" });
   const names = el("g", { class: "names" });
   const counters = el("g", { class: "counters" });
+  const far = svg.classList.contains("table");
   const marks = el("g", { class: "marks" });
   const over = el("g", { class: "over" });
   svg.append(defs, hexes, lines, names, marks, counters, over);
@@ -451,7 +464,8 @@ function drawField(svg, board, geometry, el, t) {
     const top = Math.min(...camp.map((p) => p[1]));
     const bottom = Math.max(...camp.map((p) => p[1]));
     const above = top - H / 2 - 3 > geometry.box[1] + 8;
-    names.append(el("text", { class: "area-name " + role, x: cx, y: above ? top - H / 2 - 3 : bottom + H / 2 + 10 },
+    const clear = far ? 3 : 0;   // the table's larger name stands clear of a badge above a counter, a VC below
+    names.append(el("text", { class: "area-name " + role, x: cx, y: above ? top - H / 2 - 3 - clear : bottom + H / 2 + 10 + clear },
       role === "italians" ? t("Italian camp") : t("French camp")));
   }
   // A hex's number a camp's name stands over is left out (the name says the place).
@@ -459,17 +473,18 @@ function drawField(svg, board, geometry, el, t) {
   const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   const named = [...names.querySelectorAll(".area-name")].map(boxOf);
   for (const num of hexes.querySelectorAll(".num")) if (named.some((n) => meets(n, boxOf(num)))) num.classList.add("named");
-  return { svg, hexes, counters, marks, over };
+  return { svg, hexes, counters, marks, over, far };
 }
 
-function counter(el, k, knight, x, y, t, markers) {
+function counter(el, k, knight, x, y, t, markers, far) {
   // One counter: the mounted face solid in its side's colour with a horseshoe, the on-foot face
   // pale with a boot (H3); its name and VC; hits (green) and wounds (red) as numbers; its markers.
+  // On the table read from afar (`far`) the VC sits lower and a badge says the hits and wounds.
   const face = k.mounted ? "mounted" : "foot";
   const g = el("g", { class: `counter ${k.side} ${face}`, "data-knight": knight, "data-face": face });
   g.append(el("rect", { class: "face", x: x - S / 2, y: y - S / 2, width: S, height: S, rx: 2.5 }),
     nameText(el, k.name, x, y - S / 2 + 8.6),
-    el("text", { class: "vc", x: x + 3, y: y + 10.5, "data-vc": k.vc }, String(k.vc)));
+    el("text", { class: "vc", x: x + 3, y: y + (far ? VC_FAR : 10.5), "data-vc": k.vc }, String(k.vc)));
   if (k.mounted) {   // a horseshoe
     g.append(el("path", { class: "shoe", d: `M${x - 12} ${y + 11}v-2.5a2.8 2.8 0 0 1 5.6 0v2.5` }));
   } else {   // a knight on his feet
@@ -480,6 +495,7 @@ function counter(el, k, knight, x, y, t, markers) {
   }
   if (k.hits) g.append(pip(el, "hits", k.hits, x + S / 2 + 1.5, y - S / 2 - 0.5));
   if (k.wounds) g.append(pip(el, "wounds", k.wounds, x + S / 2 - 1, y + S / 2 - 3));
+  if (far && (k.hits || k.wounds)) g.append(badge(el, k.hits, k.wounds, x, y));
   markers.forEach((m, i) => {
     const mg = el("g", { class: "marker fine " + m.kind, "data-marker": m.kind });
     mg.append(el("rect", { x: x - S / 2 - 3, y: y - S / 2 - 7 + i * 9, width: 10, height: 8, rx: 1 }),
@@ -501,6 +517,44 @@ function nameText(el, name, x, y) {
 function pip(el, kind, n, x, y) {
   const g = el("g", { class: "pip fine " + kind, ["data-" + kind]: n });
   g.append(el("circle", { cx: x, cy: y, r: 5 }), el("text", { x, y: y + 2.5 }, String(n)));
+  return g;
+}
+
+// The badge's place on a counter read from afar, in the SVG's units (a counter is S = 29 units, a
+// row of hexes H = 34.6 apart, some 1.22 CSS px a unit at 1280x800). Its number's text box (15
+// units tall with the font's ascent and descent, like the VC's) and the VC's fill a row between
+// them with a hair to spare, so the VC stands 12 below the counter's centre and the badge's
+// number sits on a line 17.3 above it; the badge (15 units, 18 px) rises 3.8 over the counter's
+// top edge, into the 5.6 units between it and the counter of the hex above. Sideways it keeps
+// inside the counter's width: the hexes beside are 1 unit away.
+const VC_FAR = 12;
+const BADGE = { size: 15, line: VC_FAR - 17.3, half: S / 2 };
+
+function badge(el, hits, wounds, x, y) {
+  // Hits (green) on the counter's left half and wounds (red) on its right, each a disc with its
+  // number; with both, one pill split in the two colours (two discs would touch). A rim of white
+  // keeps it apart from a counter of the same red.
+  const r = BADGE.size / 2;
+  const cy = BADGE.line - BADGE.size * 0.365;    // the middle of a digit, 0.73 of the size tall
+  const g = el("g", { class: "badge", "data-hits": hits, "data-wounds": wounds });
+  const parts = [["hits", hits, x - BADGE.half + r], ["wounds", wounds, x + BADGE.half - r]].filter((p) => p[1]);
+  const top = y + cy - r;
+  const bottom = y + cy + r;
+  const left = parts.length === 2 ? x - BADGE.half : parts[0][2] - r;
+  const right = parts.length === 2 ? x + BADGE.half : parts[0][2] + r;
+  const rim = `M${left + r} ${top}H${right - r}A${r} ${r} 0 0 1 ${right - r} ${bottom}H${left + r}A${r} ${r} 0 0 1 ${left + r} ${top}Z`;
+  if (parts.length === 2) {
+    g.append(el("path", { class: "hits", d: `M${x} ${top}H${left + r}A${r} ${r} 0 0 0 ${left + r} ${bottom}H${x}Z` }),
+      el("path", { class: "wounds", d: `M${x} ${top}H${right - r}A${r} ${r} 0 0 1 ${right - r} ${bottom}H${x}Z` }));
+  } else {
+    g.append(el("path", { class: parts[0][0], d: rim }));
+  }
+  g.append(el("path", { class: "rim", d: rim }));
+  for (const [kind, n, cx] of parts) {
+    const attrs = { class: "n " + kind + "-n", x: cx, y: y + BADGE.line };
+    if (String(n).length > 1) Object.assign(attrs, { textLength: 2 * r - 2, lengthAdjust: "spacingAndGlyphs" });
+    g.append(el("text", attrs, String(n)));
+  }
   return g;
 }
 
@@ -527,7 +581,7 @@ function renderField(layers, geometry, state, el, t, ui) {
     if (k.out || !k.where) continue;
     if (k.where === "camp") { (inCamp[k.side] = inCamp[k.side] || []).push(knight); continue; }
     const [x, y] = centre(k.where);
-    const g = counter(el, k, knight, x, y, t, markersOf(knight, k, view, attacking, t));
+    const g = counter(el, k, knight, x, y, t, markersOf(knight, k, view, attacking, t), layers.far);
     Object.assign(g.dataset, { where: k.where, side: k.side, count: "1" });
     decorate(g, knight, ui);
     layers.counters.append(g);
@@ -539,7 +593,7 @@ function renderField(layers, geometry, state, el, t, ui) {
       const slot = (geometry.slots[role] || [])[i];
       if (!slot) return;
       const [x, y] = centre(slot);
-      const g = counter(el, knights[knight], knight, x, y, t, markersOf(knight, knights[knight], view, attacking, t));
+      const g = counter(el, knights[knight], knight, x, y, t, markersOf(knight, knights[knight], view, attacking, t), layers.far);
       g.classList.add("camp");
       decorate(g, knight, ui);
       group.append(g);
