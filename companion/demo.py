@@ -45,7 +45,7 @@ from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
 from companion.table import AnyParts
-from companion.table.acting import Press, Scan, Seen, TableInput
+from companion.table.acting import AnswersAtTable, Press, Scan, Seen, TableInput
 from companion.table.session import TableSession
 from companion.table.sets import load_set
 from companion.web import create_app
@@ -292,7 +292,8 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
             continue
         awaited = [waiting, (n, action)] if waiting is not None else [(n, action)]
         _feed(sim, inputs, write_card, options, report, awaited)
-        if waiting is None and n + 1 < len(script) and _half_shown(sim, n, action):
+        if waiting is None and n + 1 < len(script) and (
+                _half_shown(sim, n, action) or _answered_later(sim, n, action)):
             waiting = (n, action)
             continue
         if waiting is not None:
@@ -332,7 +333,8 @@ def _feed(sim: SimulatedTable, inputs: list[TableInput], write_card: Callable[[s
             sim.player.show(item)
             if options.pace:
                 time.sleep(options.pace)
-        if sim.hub.question is not beforehand:  # raised by what the table just showed
+        if sim.hub.question is not beforehand \
+                and not _answered_later(sim, *awaited[-1]):  # raised by what was just shown
             _answer_at_once(sim, awaited, report)
 
 
@@ -362,6 +364,16 @@ def _half_shown(sim: SimulatedTable, n: int, action: Action) -> bool:
     return (action.verb in getattr(sim.player, "shown_later", ())
             and len(sim.hub.session.entries) == n and sim.hub.question is None
             and sim.table.referee.desync is None)
+
+
+def _answered_later(sim: SimulatedTable, n: int, action: Action) -> bool:
+    """The question the action raised is one the players answer with the next action's
+    inputs (`AnswersAtTable`: the attacker's dice), not with a tap: it is settled after
+    them, like an action shown in part."""
+    question = sim.hub.question
+    return (isinstance(sim.player, AnswersAtTable) and question is not None
+            and len(sim.hub.session.entries) == n and action in question[1]
+            and sim.player.answered_at_table(action, question[1]))
 
 
 def _settle_waiting(sim: SimulatedTable, n: int, action: Action, report: DemoReport) -> None:

@@ -21,7 +21,7 @@ from companion.games.barletta.rules import BarlettaRules
 from companion.games.barletta.rules.orders import reach
 from companion.games.barletta.rules.state import BState
 from companion.games.barletta.rules.words import PACKAGE
-from companion.games.barletta.script import ReadBack, as_read, read_back
+from companion.games.barletta.script import ReadBack, as_read, doing, read_back
 from companion.games.barletta.table_state import (
     FieldDiff,
     FieldSnapshot,
@@ -32,6 +32,7 @@ from companion.games.barletta.table_state import (
 )
 from companion.i18n import translator
 from companion.kits import load_kit
+from companion.table.acting import Press
 
 KIT = load_kit("barletta")
 RULES = BarlettaRules(KIT)
@@ -536,8 +537,7 @@ def test_a_failed_remount_must_be_turned_back_e1_2():
 # --- what the tablet asks (C1, D1, D2, E, I2, E1.2) ---------------------------------------------
 
 @pytest.mark.parametrize("verb, rule", [("go_first", "C1"), ("command", "D1"),
-                                        ("charge", "I2"), ("pass", "D2"),
-                                        ("reorganize", "E"), ("recover", "E1.2")])
+                                        ("charge", "I2"), ("recover", "E1.2")])
 def test_choices_the_table_cannot_show_are_asked_on_the_tablet(verb, rule):
     before, action, _ = _find(lambda b, a, s: a.verb == verb, range(40))
     said = _referee().decisions(before)
@@ -546,14 +546,34 @@ def test_choices_the_table_cannot_show_are_asked_on_the_tablet(verb, rule):
     assert _italian(said[0].text) != said[0].text  # said in Italian too
 
 
+@pytest.mark.parametrize("verb, rule", [("pass", "D2"), ("reorganize", "E")])
+def test_an_order_no_counter_shows_is_asked_when_the_player_tells_it(verb, rule):
+    """E, D2 (issue 36): most orders move a counter, so the order question is not put before
+    every order (the player would answer it by moving a counter, and be asked about that move
+    again); the confirm button (or the phone) asks it when the player gives such an order."""
+    before, action, _ = _find(lambda b, a, s: a.verb == verb, range(40))
+    referee = _referee()
+    assert before.phase == "orders" and referee.decisions(before) == []
+    said = referee.on_button(before, "confirm")
+    assert len(said) == 1 and isinstance(said[0], Question)
+    assert action in said[0].options and rule in said[0].text
+
+
 def test_an_attack_without_moving_is_asked_e1_1():
     before, action, _ = _find(lambda b, a, s: a.verb == "move" and "attack" in a.args
                               and a.args["to"] == b.knights[str(a.args["knight"])].where,
                               range(60))
-    said = _referee().decisions(before)
+    said = _referee().on_button(before, "confirm")
     assert action in said[0].options
     assert not any(a.verb == "move" and a.args["to"] != before.knights[
         str(a.args["knight"])].where for a in said[0].options)  # moves are shown, not asked
+
+
+def test_a_pass_acted_out_presses_confirm():
+    """What the players do for an order no counter shows is the confirm button (D2)."""
+    before, action, _ = _find(lambda b, a, s: a.verb == "pass", range(40))
+    shown, _ = doing(before, action, _table(before), REGISTRY, SIDE)
+    assert shown == [Press("confirm")]
 
 
 # --- whole games -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from companion.engine import Action
 from companion.table import AnyParts, TableSetup
@@ -76,6 +76,19 @@ class SimulatedPlayer(Protocol):
 
     def undo_illegal(self) -> None:
         """Put the table back as it was before `illegal_move`."""
+
+
+@runtime_checkable
+class AnswersAtTable(Protocol):
+    """A simulated player who answers some questions at the table rather than with a tap,
+    as players do (issue 36): La Disfida's attacker throws the dice rather than tap "attack"
+    when the move could attack only one knight. The question is left to the next action's
+    inputs, which show the answer."""
+
+    def answered_at_table(self, action: Action, options: tuple[Action, ...]) -> bool:
+        """Whether the next action's inputs answer the question listing `options` with
+        `action`."""
+        ...
 
 
 R_contra = TypeVar("R_contra", bound="Rules[Any, Any]", contravariant=True)

@@ -23,11 +23,13 @@ opening charge, I2); the unhorsing (H3.1), surrender (H4.1) and remount (E1.2) t
 A throw of fewer dice than the step wants waits for the rest; more is refused. Faces are read
 smallest first: only their sum counts on every table of the game.
 
-Choices the table cannot show are asked on the tablet (`decisions`): who plays first (C1),
-whose VC gives the order points (D1), which knight charges (I2), an order that moves no counter
-(an attack from where the knight stands, a Move order without movement, a Reorganization, a
-pass: E, D2), and recovering hits rather than remounting (E1.2). Dice thrown while a charge or
-an attack waits to be told answer it when only one attack fits: the dice say it is one.
+Choices the table cannot show are asked on the tablet (`decisions`) when they are the only
+thing to do: who plays first (C1), whose VC gives the order points (D1), which knight charges
+(I2), and recovering hits rather than remounting (E1.2). An order that moves no counter (an
+attack from where the knight stands, a Move order without movement, a Reorganization, a pass:
+E, D2) is asked only when the player tells it (the confirm button, or their phone): most
+orders move a counter, which the camera reads. Dice thrown while a charge or an attack waits
+to be told answer it when only one attack fits: the dice say it is one.
 """
 
 from __future__ import annotations
@@ -499,24 +501,39 @@ class BarlettaReferee:
         return None
 
     def on_button(self, state: BState, name: str) -> list[Ruling]:
-        """`confirm` asks again what the table cannot show (the tablet's question)."""
-        return self.decisions(state) if name == "confirm" else []
+        """`confirm` asks what the table cannot show, now: the choice of the phase, or an
+        order that moves no counter (E, D2), which is asked only when the player says so
+        (the button, or the player's phone lists it)."""
+        return self._choices(state) if name == "confirm" else []
 
     def decisions(self, state: BState) -> list[Ruling]:
         """Choices the table cannot show, asked on the tablet once nothing else waits: who
         plays first (C1), whose VC gives the order points (D1), which knight charges (I2),
-        an order that moves no counter (E, D2), recovering rather than remounting (E1.2)."""
+        recovering rather than remounting (E1.2). Not an order that moves no counter (an
+        attack from where the knight stands, a Reorganization, a pass: E, D2): most orders
+        move a counter, which the camera reads, so asking before every order would put a
+        question in front of the players that they answer by moving a counter instead, and
+        ask about that move again (issue 36). Such an order is told by the player: the
+        table's confirm button (`on_button`) or their phone."""
+        if state.phase == "orders":
+            return []
+        return self._choices(state)
+
+    def _choices(self, state: BState) -> list[Ruling]:
+        """The choice the side to act has that no counter shows, as a Question."""
         role = state.active
         if state.outcome is not None or not role or role not in self.rules.to_move(state):
             return []
         legal = list(self.rules.legal_actions(state, role))
         if state.phase == "orders":
-            legal = [a for a in legal if a.verb != "move" or a.args.get("to") ==
-                     state.knights[str(a.args["knight"])].where]
+            legal = sorted((a for a in legal if a.verb != "move" or a.args.get("to") ==
+                            state.knights[str(a.args["knight"])].where), key=_likely_order)
         if state.phase == "command":
             legal.sort(key=lambda a: -self.kit.vc(str(a.args["knight"])))
         if not legal or state.phase == "deploy":
             return []
+        if state.phase == "orders":
+            self.asked = tuple(legal)  # the attacker's dice answer it when one attack fits
         return [Question(QUESTIONS.get(state.phase, Sentence("Which one?")), tuple(legal),
                          Cause.choice(ASKED_RULES.get(state.phase, "E")))]
 
@@ -538,6 +555,14 @@ QUESTIONS = {"choose": Sentence("Play first or second this turn (C1)?"),
 ASKED_RULES = {"choose": "C1", "command": "D1", "charge": "I2", "orders": "D2",
                 "reorganize": "E1.2"}
 """The rule that leaves each phase's choice to the player (the cause of its question)."""
+
+
+def _likely_order(action: Action) -> int:
+    """The order a player who tells one no counter shows most likely gives first: an attack
+    from where the knight stands, a Reorganization, a Move order without movement, a pass."""
+    if "attack" in action.args:
+        return 0
+    return {"reorganize": 1, "move": 2}.get(action.verb, 3)
 
 
 def _is_hex(zone: str) -> bool:

@@ -13,7 +13,7 @@ recovers, asks about and misses.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -41,12 +41,13 @@ from companion.games.barletta.table_state import (
     zone_of,
 )
 from companion.kits import load_kit
-from companion.table.acting import Seen, TableInput
+from companion.table.acting import Press, Seen, TableInput
 from companion.table.readback import MISSES_KEPT, ReadBack, feed
 from companion.table.registry import TableRegistry
 
-__all__ = ["FIRST_DICE", "HIDDEN", "THROW_ORDER", "ReadBack", "act_out", "aftermath", "as_read",
-           "doing", "read_back", "read_back_games", "table_of", "throws"]
+__all__ = ["FIRST_DICE", "HIDDEN", "THROW_ORDER", "ReadBack", "act_out", "aftermath",
+           "answered_by_dice", "as_read", "doing", "read_back", "read_back_games", "table_of",
+           "throws"]
 
 HIDDEN: frozenset[str] = frozenset()
 """Verbs nobody shows at the table: none (nothing is hidden in this game, and every choice the
@@ -115,6 +116,9 @@ def doing(before: BState, action: Action, table: FieldSnapshot, registry: TableR
         inputs.append(Seen(FieldDiff(now, landed)))
         now = landed
     knight = str(action.args.get("knight", ""))
+    if before.phase == "orders" and action.role != CHANCE and not _moves_a_counter(
+            before, action):
+        return [*inputs, Press("confirm")], now  # an order no counter shows: told (E, D2)
     if action.role == CHANCE or action.verb not in ("deploy", "move", "remount"):
         return inputs, now
     tags = registry.tags
@@ -130,6 +134,14 @@ def doing(before: BState, action: Action, table: FieldSnapshot, registry: TableR
         inputs.append(Seen(FieldDiff(now, moved)))
         now = moved
     return inputs, now
+
+
+def _moves_a_counter(before: BState, action: Action) -> bool:
+    """An order the table shows: a knight's counter moved to another hex or to its camp."""
+    if action.verb != "move":
+        return False
+    knight = before.knights[str(action.args["knight"])]
+    return str(action.args.get("to", knight.where)) != knight.where
 
 
 def aftermath(after: BState, table: FieldSnapshot, registry: TableRegistry,
@@ -212,11 +224,15 @@ def _live(referee: BarlettaReferee, rules: BarlettaRules, state: BState,
 def _left_to_dice(action: Action, rulings: list[Ruling]) -> bool:
     """A move with an attack asked about (its counter moved), whose question has that one
     attack: the players throw the attacker's dice rather than answer on the tablet."""
-    if action.verb != "move" or "attack" not in action.args:
-        return False
     questions = [r for r in rulings if isinstance(r, Question) and action in r.options]
-    return len(questions) == 1 and \
-        sum("attack" in a.args for a in questions[0].options) == 1
+    return len(questions) == 1 and answered_by_dice(action, questions[0].options)
+
+
+def answered_by_dice(action: Action, options: Sequence[Action]) -> bool:
+    """The attack `action` is the one attack among a question's `options`: the attacker's
+    dice, thrown next, answer it (E1.1, H1), so nobody taps."""
+    return action.verb == "move" and "attack" in action.args and action in options \
+        and sum("attack" in a.args for a in options) == 1
 
 
 def _check_aftermath(result: ReadBack, action: Action, rulings: list[Ruling]) -> None:

@@ -26,6 +26,7 @@ from companion.games.barletta.script import (
     FIRST_DICE,
     HIDDEN,
     aftermath,
+    answered_by_dice,
     doing,
     read_back_games,
 )
@@ -98,6 +99,11 @@ class BarlettaPlayer:
 
     def show(self, seen: Seen) -> bool:
         return self._photograph(seen.diff.after)
+
+    def answered_at_table(self, action: Action, options: tuple[Action, ...]) -> bool:
+        """A knight moved next to the one knight it attacks: the attacker throws the dice
+        rather than tap "attack" (E1.1, H1); the referee reads the attack from them."""
+        return answered_by_dice(action, options)
 
     def illegal_move(self, state: BState) -> bool:
         """A knight of the side to act put on an empty hex none of its actions takes it to
