@@ -471,10 +471,11 @@ def test_a_deploy_the_rules_carried_out_must_then_show_its_armies():
 
 
 def test_choices_the_table_cannot_show_are_asked_with_their_rule():
-    """3.5 the special card taken, 4.3 staying after deploy 1, 2.2 drawing from the deck, 5.2
-    the order of winter revolts, 3.5 the tied bidders' daimyo cards, 3.2 the 6 armies card's
-    5 or 6 and the +1 defence card's army (the defender's question): asked on the tablet,
-    every legal choice an option."""
+    """3.5 the special card taken, 4.3 staying after deploy 1, 5.2 the order of winter
+    revolts, 3.5 the tied bidders' daimyo cards, 3.2 the 6 armies card's 5 or 6 and the +1
+    defence card's army (the defender's question): asked on the tablet, every legal choice an
+    option. 2.2 drawing from the deck is read from the card's label, and asked only when the
+    claimer presses confirm (issue 36: not put to every claimer beforehand)."""
     cases = {"take": (lambda s: s.phase == "special", "3.5"),
              "stay": (pending("move"), "4.3"),
              "draw": (lambda s: s.phase == "claim" and len(s.face_up) == 2 and bool(s.deck),
@@ -485,7 +486,11 @@ def test_choices_the_table_cannot_show_are_asked_with_their_rule():
              "deploy": (pending("deploy"), "3.2"), "defend": (pending("defence"), "3.2")}
     for verb, (test, rule) in cases.items():
         played = until(test)
-        out = referee(played).decisions(played.state)
+        judge = referee(played)
+        out = judge.decisions(played.state)
+        if verb == "draw":  # read from the card scanned, or told: never put beforehand
+            assert out == [], verb
+            out = judge.on_button(played.state, "confirm")
         assert len(out) == 1 and isinstance(out[0], Question), verb
         assert f"({rule})" in out[0].text and "{" not in said(out[0].text), verb
         assert {a.verb for a in out[0].options} == {verb}, verb

@@ -26,10 +26,10 @@ give it (an impossible reading is its rule-6 refusal, with the fix). The tray se
 throw awaits is its cubes taken out to be thrown again (6.1: the tray's cubes go in too); a
 reading the camera cannot see change (the same cubes as before, or none at all) is read by
 `confirm`. Choices nothing on the table shows (staying after deploy 1, the special card taken,
-which winter revolt first, drawing from the province deck, the daimyo cards of tied bidders, the
-order of the special cards laid out, the +1 attack and +1 defence cards' extra army: 3.2) are
-asked on the tablet; the 6 armies card's 5 or 6 is asked too, and the cubes put on the
-province answer it.
+which winter revolt first, the daimyo cards of tied bidders, the order of the special cards
+laid out, the +1 attack and +1 defence cards' extra army: 3.2) are asked on the tablet; drawing
+from the province deck (2.2) is read from the card's label scanned, or told with `confirm`;
+the 6 armies card's 5 or 6 is asked too, and the cubes put on the province answer it.
 """
 
 from __future__ import annotations
@@ -525,8 +525,10 @@ class ShogunReferee:
     def on_button(self, state: ShogunState, name: str) -> list[Ruling]:
         """`confirm` while a throw awaits: the cubes lying in the tray are its reading (the
         same cubes as before, or none, show no change to the camera)."""
-        if name != "confirm" or not _throw_awaits(state):
+        if name != "confirm":
             return []
+        if not _throw_awaits(state):
+            return self._choices(state, TOLD)  # a choice the player tells: drawing (2.2)
         stable = self._table_now()
         if stable is None or TRAY in stable.doubtful:
             fix = Sentence("spread the cubes in the tray so that each can be counted, then "
@@ -543,9 +545,12 @@ class ShogunReferee:
             return []
         if _throw_awaits(state):
             return self._tray_seen(state)
-        asked = [a for role, verbs in waiting(state).items() if role != CHANCE
-                 for a in self.rules.legal_actions(state, role)
-                 if a.verb in ("stay", "draw", "take", "revolt", "deploy", "defend")]
+        return self._choices(state, ASKED)
+
+    def _choices(self, state: ShogunState, verbs: frozenset[str]) -> list[Ruling]:
+        """The choice of `verbs` waiting (or the daimyo order of a tie), as a Question."""
+        asked = [a for role in waiting(state) if role != CHANCE
+                 for a in self.rules.legal_actions(state, role) if a.verb in verbs]
         if state.phase == "ties" and CHANCE in waiting(state):
             group = state.ties[0]
             asked = [Action(CHANCE, "daimyo", {"order": list(order)})
@@ -572,6 +577,16 @@ class ShogunReferee:
         if not self._possible(state, tray):
             return []
         return [self._judge(state, Action(CHANCE, "tray", {"tray": tray}))]
+
+
+ASKED = frozenset({"stay", "take", "revolt", "deploy", "defend"})
+"""The choices asked once nothing else waits: each is the one thing to do then and no cube or
+card shows it (3.2, 3.5, 4.3, 5.2)."""
+TOLD = ASKED | {"draw"}
+"""With the confirm button, also drawing from the deck (2.2): at the claims most players put a
+group on a face-up province or scan the card they draw, both read from the table, so the draw
+is not put to every claimer beforehand (issue 36); a player drawing a card without a label
+presses confirm (or taps it on their phone)."""
 
 
 def _throw_awaits(state: ShogunState) -> bool:

@@ -40,13 +40,17 @@ from companion.table.readback import MISSES_KEPT, ReadBack
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import CountDiff, CountSnapshot, normalised
 
-__all__ = ["HIDDEN", "PLAYERS", "ReadBack", "act_out", "acted", "read_back", "read_back_games",
-           "variant"]
+__all__ = ["HIDDEN", "PLAYERS", "SHOWN_LATER", "ReadBack", "act_out", "acted", "read_back",
+           "read_back_games", "variant"]
 
 HIDDEN = frozenset({"plan"})
 """Made on the phones, never shown at the table: each player's plan and bid (3.3)."""
 PLAYERS = (3, 4, 5)
 """The bench's games go round the player counts."""
+SHOWN_LATER = frozenset({"attack", "move", "draw"})
+"""Player actions the table shows only with the next action's inputs: armies gone from the
+origin alone are a battle for a neutral province or half a move (the tray then lands); a draw
+from the deck is the drawn card's label scanned (2.2)."""
 TABLE_VERBS = ("claim", "place", "attack", "move", "revolt", "deploy")
 """Choices the players show with cubes on the provinces."""
 
@@ -143,7 +147,7 @@ def read_back(script: Iterable[Action], game: Game[ShogunState],
             continue
         judged = [*waited, (action, before)]
         said = _said(referee, judged, game.state, shown, settled)
-        if not said and action.verb in ("attack", "move") and not waited:
+        if not said and action.verb in SHOWN_LATER and not waited:
             waited = judged  # half shown: the table shows the rest with the next action
             continue
         for done, _ in judged:

@@ -24,7 +24,7 @@ from companion.games.contract import Figures
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import board_of
 from companion.games.shogun.rules import ShogunRules, ShogunState
-from companion.games.shogun.script import HIDDEN, acted, read_back_games
+from companion.games.shogun.script import HIDDEN, SHOWN_LATER, acted, read_back_games
 from companion.games.shogun.synth import ShogunSynth, colour_of, place_tray
 from companion.games.shogun.table import ShogunParts
 from companion.table import TableSetup
@@ -72,10 +72,10 @@ class ShogunPlayer:
     and the margin)."""
     touch: float = TOUCH
     hidden: frozenset[str] = HIDDEN
-    shown_later: frozenset[str] = frozenset({"attack", "move"})
-    """Choices the table may show only in part: armies gone from the origin alone are a
-    battle for a neutral province or half a move, read once the tray lands (the next
-    action's inputs): `companion demo` settles them after it."""
+    shown_later: frozenset[str] = SHOWN_LATER
+    """Choices the table may show only in part (`script.SHOWN_LATER`: a battle for a neutral
+    province or half a move, read once the tray lands; a draw, read from the card scanned):
+    `companion demo` settles them after the next action's inputs."""
     shown_inputs: int = 0
     """How many of the last `act_out`'s inputs show the action; the rest put the table as the
     record has it after what the rules carried out. A question the tablet asked beforehand
