@@ -246,12 +246,15 @@ def test_engine_and_record_benches(env, name):
     worked(run(env, "bench", "record", "--game", name, "--appends", "20", "--json"))
 
 
-SMALL_VISION = {"frames": "2", "sequences": "1", "room": "1"}
-"""The smallest sizes of the vision benches' settings (a bench takes those it has)."""
+SMALL_VISION = {"frames": "2", "sequences": "1", "room": "0"}
+"""The smallest sizes of the vision benches' settings (a bench takes those it has). The room
+is left out: its smallest size is still a table per condition and 8 hand sequences at 12 MP
+(most of this test's 9 minutes), the very report test_vision_room checks against the issue's
+targets; its sentences are test_cli's."""
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)  # a game's bench, the room's conditions and AprilTag 3's frames
+@pytest.mark.timeout(600)  # a game's bench at small sizes and AprilTag 3's frames
 @pytest.mark.parametrize(("name", "has"), _cases("vision_bench"))
 def test_vision_bench(env, name, has):
     spec = all_games()[name]
