@@ -329,6 +329,7 @@ def test_demo_plays_a_few_actions_at_the_simulated_table(env, name, has):
     spec = all_games()[name]
     if has:
         worked(ran)
+        assert isinstance(json.loads(ran.out), dict)  # one document on stdout, nothing else
     else:
         lacks(spec, "table" if not spec.has("table") else "simulator", ran)
 
