@@ -255,7 +255,7 @@ targets; its sentences are test_cli's."""
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(600)  # a game's bench at small sizes and AprilTag 3's frames
+@pytest.mark.timeout(300)  # a game's bench at small sizes and AprilTag 3's frames: ~1 min
 @pytest.mark.parametrize(("name", "has"), _cases("vision_bench"))
 def test_vision_bench(env, name, has):
     spec = all_games()[name]
