@@ -42,9 +42,12 @@ CHEAP: dict[str, list[list[str]]] = {
     "bench broadcast": [["bench", "broadcast", "--tables", "1", "--actions", "2", "--pace", "0",
                          "--json"]],
     "sim": [["sim", "skirmish", "--games", "2", "--json"]],
-    "demo": [["demo", "--headless", "--json", "--port", "0", "--actions", "5"]],
+    "demo": [["demo", "--game", "rumble", "--headless", "--json", "--port", "0", "--actions",
+              "3"]],
 }
-"""For every command with --json: invocations that finish in seconds on a CI machine."""
+"""For every command with --json: invocations that finish in seconds on a CI machine (the demo
+at Rumble Nation's 2.7 MP table, a third of Sekigahara's CPU; test_every_command plays every
+game's demo with --json)."""
 
 SLOW_RUNS = {"bench web", "bench broadcast", "demo", "bench inputs",
              "bench vision --game rumble --frames 1 --json"}
