@@ -15,7 +15,7 @@ import pytest
 from companion.engine import CHANCE, Action, Alert, Event, Game, Proposal, Question, random_playout
 from companion.engine.core import fold, say
 from companion.games.shogun.kit import ACTIONS
-from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
+from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX, SPECIAL_PREFIX
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import THROWS, ShogunReferee, board_of
 from companion.games.shogun.rules import PHASE_RULES, ShogunRules, ShogunState, waiting
@@ -155,8 +155,9 @@ def test_the_next_action_card_turned_is_read_and_one_already_up_is_refused():
 
 
 def test_five_action_cards_laid_out_ask_the_special_cards_order():
-    """3.1-3.2: the five action cards turned face up are read in order; the special cards,
-    which carry no label, are asked: every order of them is an option."""
+    """3.1-3.2: the five action cards turned face up are read in order; special cards whose
+    labels were not scanned (a set printed before they had labels) are asked: every order
+    of them is an option."""
     played = until(lambda s: s.phase == "layout")
     ref = referee(played)
     cards = ["taxes", "castle", "deploy_3", "battle_b", "rice"]
@@ -165,6 +166,24 @@ def test_five_action_cards_laid_out_ask_the_special_cards_order():
     assert len(out[0].options) == 120
     assert all(o.args["actions"] == tuple(cards) for o in out[0].options)
     assert all(played.rules.accepts(played.state, o) for o in out[0].options)
+
+
+def test_the_special_cards_scanned_in_order_then_the_action_cards_are_the_lay_out_unasked():
+    """3.2 (issue 36): the special cards' labels scanned in the order they lie on spaces 1 to
+    5, then the five action cards turned, are the whole lay-out: played, not asked (the 120
+    orders were a doubt in every round). A special card scanned twice counts once; one
+    scanned when nothing is laid out is a card the game does not turn now."""
+    played = until(lambda s: s.phase == "layout")
+    ref = referee(played)
+    order = ["rice", "attack", "chest", "defence", "six_armies"]
+    cards = ["taxes", "castle", "deploy_3", "battle_b", "rice"]
+    scans = [f"{SPECIAL_PREFIX}{c}" for c in [*order[:2], order[1], *order[2:]]] + \
+        [f"{ACTION_PREFIX}{c}" for c in cards]
+    out = [r for code in scans for r in ref.on_card(played.state, card_code(code))]
+    assert out == [Proposal(Action(CHANCE, "lay_out", {"actions": cards, "specials": order}))]
+    later = until(lambda s: s.phase == "plan")
+    refused = referee(later).on_card(later.state, card_code(f"{SPECIAL_PREFIX}rice"))
+    assert isinstance(refused[0], Alert) and "+1 rice" in refused[0].message
 
 
 # --- cubes on the provinces -----------------------------------------------------------------
@@ -554,13 +573,13 @@ def test_whole_games_for_3_4_and_5_players_are_read_back_without_a_miss():
     assert {"attack", "turn_card", "claim", "revolts"} <= set(figures["recovered_by_verb"])
     # Issue 36: a tray the camera counts is played at once (a tap takes it back), never asked.
     assert "tray" in figures["recovered_by_verb"] and "tray" not in figures["asked_by_verb"]
-    # Each question says why: the special cards' «può», who draws or takes a card and the
-    # daimyo order are choices; the special cards' order on their spaces, which the camera
-    # does not read, is a doubt; nothing is asked only to be confirmed.
+    # Each question says why: the special cards' «può», who takes a card and the daimyo
+    # order are choices; the special cards' order on their spaces is read from their labels
+    # (it was the one doubt); nothing is asked only to be confirmed.
     causes = figures["asked_by_cause"]
     assert sum(causes.values()) == figures["asked"]
-    assert causes["confirmation"] == 0 and causes["choice"] > 0
-    assert causes["doubt"] == figures["asked_by_verb"]["lay_out"]
+    assert causes["confirmation"] == 0 and causes["choice"] > 0 and causes["doubt"] == 0
+    assert "lay_out" in figures["recovered_by_verb"] and "lay_out" not in figures["asked_by_verb"]
 
 
 @pytest.mark.slow

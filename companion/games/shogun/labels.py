@@ -2,20 +2,25 @@
 action cards) each get a QR label, so the companion knows which card was turned when the
 camera or a reader sees it (issue #21, "At the table").
 
-The ids on the labels are the kit's own ids; events and actions are prefixed (`event:`,
-`action:`) so that no example-kit name can collide with a province card's id. The special
-cards and war-chest cards are not labelled: they are taken in the open (the special cards) or
-only ever lie face down in a player's plan, which the phone carries instead.
+The ids on the labels are the kit's own ids; events, actions and special cards are prefixed
+(`event:`, `action:`, `special:`) so that no example-kit name can collide with a province
+card's id. The five special cards are labelled so that their order on the board's spaces is
+read as they are scanned (3.2: spaces 1 to 5; issue 36: the 120 orders were asked on the
+tablet); the war-chest cards are not: they only ever lie face down in a player's plan, which
+the phone carries instead.
 """
 
 from __future__ import annotations
 
 from companion.games.shogun.kit import ACTIONS, ShogunKit
+from companion.games.shogun.rules.context import SPECIALS
+from companion.games.shogun.rules.words import SPECIAL_NAMES
 
-__all__ = ["ACTION_PREFIX", "EVENT_PREFIX", "card_labels"]
+__all__ = ["ACTION_PREFIX", "EVENT_PREFIX", "SPECIAL_PREFIX", "card_labels"]
 
 EVENT_PREFIX = "event:"
 ACTION_PREFIX = "action:"
+SPECIAL_PREFIX = "special:"
 ACTION_WORDS = {"castle": "Castle", "temple": "Temple", "theatre": "No theatre",
                 "rice": "Collect rice", "taxes": "Collect taxes", "deploy_5": "Deploy 5",
                 "deploy_3": "Deploy 3", "deploy_1": "Deploy 1 / move",
@@ -33,9 +38,10 @@ def _province_name(kit: ShogunKit, card: str) -> str:
 
 def card_labels(kit: ShogunKit) -> list[tuple[str, str]]:
     """(card id, identity in words) for every labelled card: province cards in the kit's
-    order, then the events, then the action cards."""
+    order, then the events, the action cards and the special cards."""
     provinces = [(c.id, f"Province - {_province_name(kit, c.id)} - rice {c.rice} taxes "
                         f"{c.taxes}") for c in kit.cards]
     events = [(f"{EVENT_PREFIX}{e.id}", f"Event - {e.name}") for e in kit.events]
     actions = [(f"{ACTION_PREFIX}{a}", f"Action - {ACTION_WORDS[a]}") for a in ACTIONS]
-    return [*provinces, *events, *actions]
+    specials = [(f"{SPECIAL_PREFIX}{c}", f"Special card - {SPECIAL_NAMES[c]}") for c in SPECIALS]
+    return [*provinces, *events, *actions, *specials]

@@ -52,13 +52,13 @@ from companion.engine.core import (
     fold,
 )
 from companion.games.shogun.kit import ACTIONS, ShogunKit
-from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
+from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX, SPECIAL_PREFIX
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.rules import PHASE_RULES, ShogunRules, waiting
 from companion.games.shogun.rules.context import SPECIALS, Batch
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.games.shogun.rules.winter import revolts_due
-from companion.games.shogun.rules.words import ACTION_NAMES, COLOURS
+from companion.games.shogun.rules.words import ACTION_NAMES, COLOURS, SPECIAL_NAMES
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import (
     CountDiff,
@@ -153,6 +153,8 @@ class ShogunReferee:
     turned: list[str] = field(default_factory=list)
     """Cards turned for a chance step that turns several (the deal, the events, the lay-out,
     a player's winter revolts), waiting for the rest."""
+    specials: list[str] = field(default_factory=list)
+    """The special cards' labels scanned at the lay-out, in the order they lie (3.2)."""
     seen: CountSnapshot | None = None
     """The table as the last stable change showed it (the tray for `confirm` without a
     tracker)."""
@@ -380,7 +382,7 @@ class ShogunReferee:
         return CountSnapshot(normalised(table), ())
 
     def forget_inputs(self) -> None:
-        self.turned = []
+        self.turned, self.specials = [], []
         self.held = self.landed = None
 
     # --- cards and buttons ----------------------------------------------------------------
@@ -397,6 +399,8 @@ class ShogunReferee:
                                         code=repr(code)), fix=fix, public_fix=fix)]
         name = self._card_name(state, card)
         verbs = waiting(state).get(CHANCE, ())
+        if kind == "special":
+            return self._special(state, card, name, "lay_out" in verbs)
         step = next((v for v in verbs if _TURNS.get(v) == kind), None)
         if step is None and kind == "province" and state.phase == "claim":
             return self._claimer_draws(state, card, name)
@@ -435,11 +439,13 @@ class ShogunReferee:
             return "event" if card[len(EVENT_PREFIX):] in self.kit.event else None
         if card.startswith(ACTION_PREFIX):
             return "action" if card[len(ACTION_PREFIX):] in ACTIONS else None
+        if card.startswith(SPECIAL_PREFIX):
+            return "special" if card[len(SPECIAL_PREFIX):] in SPECIALS else None
         return "province" if card in self.kit.card else None
 
     @staticmethod
     def _bare(card: str) -> str:
-        for prefix in (EVENT_PREFIX, ACTION_PREFIX):
+        for prefix in (EVENT_PREFIX, ACTION_PREFIX, SPECIAL_PREFIX):
             if card.startswith(prefix):
                 return card[len(prefix):]
         return card
@@ -450,7 +456,21 @@ class ShogunReferee:
             return self.kit.event[bare].name
         if card.startswith(ACTION_PREFIX):
             return Sentence(ACTION_NAMES[bare])
+        if card.startswith(SPECIAL_PREFIX):
+            return Sentence(SPECIAL_NAMES[bare])
         return _province_name(self.kit, state.side, bare)
+
+    def _special(self, state: ShogunState, card: str, name: str, laying: bool
+                 ) -> list[Ruling]:
+        """A special card's label at the lay-out: its place in the order the cards lie on
+        spaces 1 to 5 (3.2), scanned before the action cards are turned, so that the lay-out
+        is read whole rather than its 120 orders asked. At any other time: unexpected."""
+        if not laying:
+            return [self._unexpected(state, name)]
+        bare = self._bare(card)
+        if bare not in self.specials:
+            self.specials.append(bare)
+        return []
 
     def _claimer_draws(self, state: ShogunState, card: str, name: str) -> list[Ruling]:
         """2.2: at the claims, a face-up card picked up waits for the group put on its
@@ -466,7 +486,8 @@ class ShogunReferee:
 
     def _collect(self, state: ShogunState, verb: str, card: str, name: str) -> list[Ruling]:
         """A card of a step that turns several: kept until they are all turned, then the
-        step (the lay-out asks the special cards' order, which no label shows: 3.2)."""
+        step. The lay-out takes the special cards' order from their labels scanned before
+        (`_special`); a set whose special cards carry no label is asked it (3.2)."""
         pool = self._pool(state, verb)
         bare = self._bare(card)
         if bare not in pool:
@@ -478,7 +499,12 @@ class ShogunReferee:
         if len(self.turned) < due:
             return []
         cards, self.turned = self.turned, []
+        if verb == "lay_out" and len(self.specials) == len(SPECIALS):
+            specials, self.specials = self.specials, []
+            return [self._judge(state, Action(CHANCE, "lay_out", {"actions": cards,
+                                                                   "specials": specials}))]
         if verb == "lay_out":
+            self.specials = []
             options = tuple(Action(CHANCE, "lay_out", {"actions": cards, "specials": list(s)})
                             for s in permutations(SPECIALS))
             return [Question(Sentence("The action cards are laid out: in which order do the "

@@ -28,7 +28,7 @@ from companion.engine.core import (
     random_playout,
 )
 from companion.games.shogun.kit import SIDES, ShogunKit
-from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX
+from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX, SPECIAL_PREFIX
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.referee import ShogunReferee, board_of, own_events
 from companion.games.shogun.rules import ShogunRules
@@ -90,9 +90,11 @@ def _labels(action: Action) -> list[str]:
     if action.verb in ("events", "event"):
         cards = args["cards"] if action.verb == "events" else [args["card"]]
         return [f"{EVENT_PREFIX}{c}" for c in cards]
-    if action.verb in ("lay_out", "turn_card"):
-        cards = args["actions"] if action.verb == "lay_out" else [args["card"]]
-        return [f"{ACTION_PREFIX}{c}" for c in cards]
+    if action.verb == "lay_out":  # the special cards in their order first (3.2)
+        return [*(f"{SPECIAL_PREFIX}{c}" for c in args["specials"]),
+                *(f"{ACTION_PREFIX}{c}" for c in args["actions"])]
+    if action.verb == "turn_card":
+        return [f"{ACTION_PREFIX}{args['card']}"]
     return []
 
 
