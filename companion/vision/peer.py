@@ -247,11 +247,12 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
                       conditions: Iterable[str] | None = None,
                       peer: Reader | None = None, ours: Reader | None = None,
                       tick: Callable[[], None] | None = None) -> dict[str, Any]:
-    """For each condition of `decode.CONDITIONS` (`PEER_CONDITIONS` by default): `frames`
-    frames of the
-    game's table, each read by both; tag recall over the visible tags (the board's corner
-    tags left out), wrong ids (ids not on the table), median time per frame. `tick()` after
-    each frame, outside the timing."""
+    """For each condition of `decode.CONDITIONS` or `OBLIQUE` (`PEER_CONDITIONS` by default):
+    `frames` frames of the game's table, each read by both; tag recall over the visible tags
+    (the board's corner tags left out), wrong ids (ids not on the table), median time per
+    frame; and `zones`: the frame read by the `TableReader` as a live camera's, scored as the
+    table needs it (zone recall, wrong zones; for the oblique cameras the calibration's error
+    on the map and the pose's), untimed. `tick()` after each frame, outside the timing."""
     import random
     from dataclasses import replace
 
@@ -291,9 +292,10 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
                 ids = tallies[key].read(reader, frame.image) - set(geometry.corners)
                 tallies[key].found += len(ids & truth)
                 tallies[key].wrong += len(ids - set(scene.tags))
-            if table is not None:  # what the table needs: the pose, and each piece's zone
-                table_reader = TableReader(synth.geometry)
-                zones.add(frame, table, table_reader, table_reader.read(frame.image))
+            # what the table needs: each piece's zone (and, seen by a pinhole, the pose)
+            table_reader = TableReader(synth.geometry)
+            zones.add(frame, scene, table_reader, table_reader.read(frame.image),
+                      None if table is None else table.real)
             if tick is not None:
                 tick()
         results[name] = {"table": spec.name, "frames": frames,
@@ -403,10 +405,12 @@ def describe(f: dict[str, Any]) -> list[str]:
 
 def _zones(z: dict[str, Any]) -> str:
     """An oblique setting's table figures in a sentence."""
-    return (f"the table read: zone recall {z['zone_recall']} over {z['visible_pieces']} "
-            f"pieces, {z['wrong_zones']} wrong zones, {z['ambiguous']} ambiguous; the "
-            f"calibration within {z['board_error_mm_max']} mm on the map, the pose found in "
-            f"{z['frames_with_pose']} frames (the point under the camera within "
+    said = (f"the table read: zone recall {z['zone_recall']} over {z['visible_pieces']} "
+            f"pieces, {z['wrong_zones']} wrong zones, {z['ambiguous']} ambiguous")
+    if "board_error_mm_max" not in z:
+        return said
+    return (f"{said}; the calibration within {z['board_error_mm_max']} mm on the map, the "
+            f"pose found in {z['frames_with_pose']} frames (the point under the camera within "
             f"{z['under_camera_error_mm_max']} mm, its height within "
             f"{z['camera_height_error_mm_max']} mm)")
 

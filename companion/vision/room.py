@@ -48,7 +48,7 @@ from companion.vision.synth import PX_PER_MM, Camera, Frame, Look, Scene, Synth,
 from companion.vision.table import Reading, StableTracker, TableReader
 
 __all__ = ["CONDITIONS", "MILD", "OBLIQUE_DEGREES", "PHONE_APERTURE_PX", "SKIN_TONES", "Oblique",
-           "Pinhole", "ZoneTally", "board_error_mm", "describe_room", "hand_sequence",
+           "Pinhole", "ZoneTally", "board_error_mm", "describe_room", "framed", "hand_sequence",
            "oblique_report", "oblique_table", "pinhole", "room_report", "tilted_camera"]
 
 TWELVE_MP = (4056, 3040)
@@ -524,9 +524,10 @@ def oblique_table(synth: Synth, scene: Scene, size: tuple[int, int], degrees: fl
                   height: bool = True, aperture_px: float = PHONE_APERTURE_PX,
                   distance_mm: float = 1000.0) -> Oblique:
     """`scene` as a camera `degrees` from vertical, `distance_mm` from the table's centre,
-    sees it: with the pieces' height (`height`, the geometry's `block_height_mm`) and a depth
-    of field focused on the table's centre (`aperture_px`; 0: everything sharp)."""
-    real = pinhole(synth, size, degrees, distance_mm)
+    framing the whole table (`framed`), sees it: with the pieces' height (`height`, the
+    geometry's `block_height_mm`) and a depth of field focused on the table's centre
+    (`aperture_px`; 0: everything sharp)."""
+    real = framed(synth, pinhole(synth, size, degrees, distance_mm))
     lift = synth.geometry.block_height_mm if height else 0.0
     drawn = real.seen(scene, lift) if lift else scene
     painter = synth
@@ -536,6 +537,20 @@ def oblique_table(synth: Synth, scene: Scene, size: tuple[int, int], degrees: fl
                         synth.kit)
     focus = real.depth_of_field(aperture_px) if aperture_px else None
     return Oblique(scene, drawn, real, real.camera(synth), painter, focus)
+
+
+def framed(synth: Synth, real: Pinhole, fill: float = 0.94) -> Pinhole:
+    """`real` with the focal length at which the whole table (its extent, the corner markers
+    in it) fills `fill` of the frame, as a person sets up a camera at the table's edge: the
+    near edge, seen larger, would otherwise leave the frame and its corner markers with it
+    (`pinhole` frames the table as seen straight down)."""
+    left, top, right, bottom = synth.geometry.extent
+    corners = np.array([[left, top, 0.0], [right, top, 0.0], [right, bottom, 0.0],
+                        [left, bottom, 0.0]])
+    w, h = real.size
+    offsets = np.abs(real.project(corners) - np.array([w / 2, h / 2]))
+    reach = float(max(offsets[:, 0].max() / (w / 2), offsets[:, 1].max() / (h / 2)))
+    return replace(real, focal_px=real.focal_px * fill / reach)
 
 
 def board_error_mm(real: Pinhole, calibration: Any, geometry: Geometry,
@@ -572,9 +587,10 @@ class ZoneTally:
     under_mm: list[float] = field(default_factory=list)
     height_mm: list[float] = field(default_factory=list)
 
-    def add(self, frame: Frame, table: Oblique, reader: TableReader,
-            reading: Reading) -> None:
-        """Score one frame's reading against the table's truth."""
+    def add(self, frame: Frame, scene: Scene, reader: TableReader, reading: Reading,
+            real: Pinhole | None = None) -> None:
+        """Score one frame's reading of `scene` against its truth; with the `real` camera
+        (a pinhole's view: `oblique_table`) the calibration's and the pose's errors too."""
         self.frames += 1
         truth = {t.tag: t for t in frame.truth}
         self.wrong_ids += sum(1 for tag in reading.zones if tag not in truth)
@@ -586,12 +602,14 @@ class ZoneTally:
             self.right += seen == fact.zone
             self.wrong += seen not in (None, AMBIGUOUS, fact.zone)
             self.ambiguous += seen == AMBIGUOUS
-        self.placed_mm += _position_errors(frame, reading, table.scene)
         if reader.calibration is not None and reading.board_found:
             self.calibration_mm.append(reader.calibration.error_mm)
-            self.board_mm.append(board_error_mm(table.real, reader.calibration,
-                                                reader.geometry))
-        under, height, posed = _pose_errors(reading, table.real)
+        if real is None:
+            return
+        self.placed_mm += _position_errors(frame, reading, scene)
+        if reader.calibration is not None and reading.board_found:
+            self.board_mm.append(board_error_mm(real, reader.calibration, reader.geometry))
+        under, height, posed = _pose_errors(reading, real)
         self.posed += posed
         if posed:
             self.under_mm.append(under)
@@ -602,12 +620,14 @@ class ZoneTally:
         def worst(values: list[float]) -> float | None:
             return round(max(values), 2) if values else None
 
-        return {"visible_pieces": self.visible,
-                "zone_recall": round(self.right / max(1, self.visible), 4),
-                "wrong_zones": self.wrong, "ambiguous": self.ambiguous,
-                "wrong_ids": self.wrong_ids,
-                "calibration_error_mm_max": worst(self.calibration_mm),
-                "board_error_mm_max": worst(self.board_mm),
+        figures = {"visible_pieces": self.visible,
+                   "zone_recall": round(self.right / max(1, self.visible), 4),
+                   "wrong_zones": self.wrong, "ambiguous": self.ambiguous,
+                   "wrong_ids": self.wrong_ids,
+                   "calibration_error_mm_max": worst(self.calibration_mm)}
+        if not self.board_mm:  # not a pinhole's view: no truth for the pose
+            return figures
+        return {**figures, "board_error_mm_max": worst(self.board_mm),
                 "placed_error_mm_max": worst(self.placed_mm),
                 "frames_with_pose": self.posed,
                 "under_camera_error_mm_max": worst(self.under_mm),
@@ -640,7 +660,7 @@ def oblique_report(game: str | None = None, size: tuple[int, int] = TWELVE_MP,
                                   height, aperture_px)
             frame = table.photograph(Look(noise=1.5, seed=rng.randrange(1 << 30)))
             reader = TableReader(geometry, detector)
-            tally.add(frame, table, reader, reader.read(frame.image))
+            tally.add(frame, table.scene, reader, reader.read(frame.image), table.real)
         figures["angles"][f"{angle:g}"] = {"frames": frames, **tally.figures()}
         if tick is not None:
             tick(f"{angle:g} degrees")
