@@ -403,8 +403,7 @@ class TableReader:
     def _rectified(self, frame: np.ndarray, reads: list[TagRead]) -> list[TagRead]:
         """`reads` and the tags read on the board rectified, when the view is oblique enough
         (`rectify_above`): the frame warped to the board's plane at the largest scale the
-        frame shows it at (no tag loses pixels; at most twice the detector's search side, so
-        the search halves it once), read again, and each tag
+        frame shows it at (no tag loses pixels; at most 12 MP), read again, and each tag
         found there only taken back to frame pixels. Tags on the pieces' tops lie in planes
         parallel to the map: rectified, they are squares too."""
         assert self.calibration is not None
@@ -413,9 +412,8 @@ class TableReader:
         scales = [_scales(to_frame, x, y) for x in (left, right) for y in (top, bottom)]
         if max(big / max(small, 1e-9) for big, small in scales) <= self.rectify_above:
             return reads
-        # at most twice the detector's search side: halved once, not twice, for the search
         scale = min(max(big for big, _ in scales),
-                    2 * self.detector.config.max_side / max(right - left, bottom - top))
+                    float(np.sqrt(12e6 / ((right - left) * (bottom - top)))))
         to_board_px = np.array([[scale, 0, -left * scale], [0, scale, -top * scale], [0, 0, 1]])
         size = (round((right - left) * scale), round((bottom - top) * scale))
         warp = to_board_px @ self.calibration.to_board
