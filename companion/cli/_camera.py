@@ -44,17 +44,22 @@ def camera_check(spec: AnyGame, camera: str) -> None:
     from companion.userdata import calibration_folder
     from companion.vision.overlay import calibrate_frame
     from companion.vision.table import BoardNotFound
+    from companion.vision.tags import camera_warning
 
     need(spec, "board")
     frame = camera_frame(camera)
     target = calibration_folder(spec.name)
+    geometry = board(spec)
     try:
-        result = calibrate_frame(board(spec), frame, target)
+        result = calibrate_frame(geometry, frame, target)
     except BoardNotFound as exc:
         fail(f"camera {camera}: {exc}")
     click.echo(f"camera {camera}: {frame.shape[1]}x{frame.shape[0]}, {result.corners_seen} "
                f"corner markers, the board placed within {result.error_mm:.2f} mm; look at "
                f"{target / 'overlay.png'}")
+    warning = camera_warning(geometry, (int(frame.shape[1]), int(frame.shape[0])))
+    if warning:
+        click.echo(f"warning: {warning}")
 
 
 def lens_step(spec: AnyGame, camera: str, ask: bool) -> None:

@@ -49,8 +49,11 @@ PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 OBLIQUE = {"12 MP, camera at 30 degrees": 30.0, "12 MP, camera at 45 degrees": 45.0,
            "12 MP, camera at 60 degrees": 60.0}
 """Oblique conditions: the 12 MP camera a metre from the table's centre, tilted this far from
-looking straight down (`room.tilted_camera`: the far edge smaller; the pieces' height and depth
-of field not drawn), 14 mm tags, a little noise."""
+looking straight down (`room.oblique_table`: the far edge smaller, each tag on its piece's
+top at the piece's height, a phone's depth of field focused on the table's centre), 14 mm
+tags, a little noise. Besides tag recall, the frame is read by the `TableReader` as a live
+camera's and scored as the table needs it (`room.ZoneTally`): zone recall, wrong zones, the
+calibration's error on the map's plane and the camera's pose."""
 
 PEER_ALL = ("sharp", "10 px motion blur", "hard defocus", "1080p, 14 mm tags",
             "1080p, 22 mm tags", *OBLIQUE)
@@ -244,11 +247,12 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
                       conditions: Iterable[str] | None = None,
                       peer: Reader | None = None, ours: Reader | None = None,
                       tick: Callable[[], None] | None = None) -> dict[str, Any]:
-    """For each condition of `decode.CONDITIONS` (`PEER_CONDITIONS` by default): `frames`
-    frames of the
-    game's table, each read by both; tag recall over the visible tags (the board's corner
-    tags left out), wrong ids (ids not on the table), median time per frame. `tick()` after
-    each frame, outside the timing."""
+    """For each condition of `decode.CONDITIONS` or `OBLIQUE` (`PEER_CONDITIONS` by default):
+    `frames` frames of the game's table, each read by both; tag recall over the visible tags
+    (the board's corner tags left out), wrong ids (ids not on the table), median time per
+    frame; and `zones`: the frame read by the `TableReader` as a live camera's, scored as the
+    table needs it (zone recall, wrong zones; for the oblique cameras the calibration's error
+    on the map and the pose's), untimed. `tick()` after each frame, outside the timing."""
     import random
     from dataclasses import replace
 
@@ -256,8 +260,9 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
     from companion.games import game as game_spec
     from companion.vision.corpus import random_look, random_scene
     from companion.vision.decode import CONDITIONS
-    from companion.vision.room import tilted_camera
+    from companion.vision.room import ZoneTally, oblique_table
     from companion.vision.synth import Look, Synth, random_camera
+    from companion.vision.table import TableReader
 
     spec = game_spec(game) if game else default_game()
     if not spec.has("board"):
@@ -271,26 +276,34 @@ def compare_synthetic(game: str | None = None, frames: int = 3, seed: int = 0,
         synth = Synth(replace(geometry, tag_mm=tag_mm), kit)
         rng = random.Random(seed)
         tallies, visible = _tallies(), 0
+        zones = ZoneTally()
         since = _crash_count(readers["apriltag3"])
         for _ in range(frames):
             scene = random_scene(synth.geometry, rng)
-            camera = tilted_camera(synth, size, OBLIQUE[name]) if name in OBLIQUE \
-                else random_camera(rng, size)
             drawn = random_look(rng) if look is None else Look(
                 motion=look[0], defocus=look[1], noise=1.5, seed=rng.randrange(1 << 30))
-            frame = synth.photograph(scene, camera, drawn)
+            table = oblique_table(synth, scene, size, OBLIQUE[name]) if name in OBLIQUE \
+                else None
+            frame = table.photograph(drawn) if table is not None \
+                else synth.photograph(scene, random_camera(rng, size), drawn)
             truth = {t.tag for t in frame.truth if t.visible}
             visible += len(truth)
             for key, reader in readers.items():
                 ids = tallies[key].read(reader, frame.image) - set(geometry.corners)
                 tallies[key].found += len(ids & truth)
                 tallies[key].wrong += len(ids - set(scene.tags))
+            # what the table needs: each piece's zone (and, seen by a pinhole, the pose)
+            table_reader = TableReader(synth.geometry)
+            zones.add(frame, scene, table_reader, table_reader.read(frame.image),
+                      None if table is None else table.real)
             if tick is not None:
                 tick()
         results[name] = {"table": spec.name, "frames": frames,
                          "frame": f"{size[0]}x{size[1]}", "tag_mm": tag_mm,
                          "visible_tags": visible, **_side_by_side(tallies, visible),
                          **_crashes(readers["apriltag3"], since)}
+        if zones.frames:
+            results[name]["zones"] = zones.figures()
     return results
 
 
@@ -380,12 +393,26 @@ def describe(f: dict[str, Any]) -> list[str]:
     for name, c in f.get("synthetic", {}).items():
         lines.append(f"  {name} ({c['frame']}, {c['visible_tags']} tags): "
                      + _pair(c))
+        if "zones" in c:
+            lines.append("    " + _zones(c["zones"]))
     if "photos" in f:
         p = f["photos"]
         lines.append(f"  {p['photos']} photographs ({p['present_tags']} tags): " + _pair(p))
         lines.append("  photographs where the companion missed a tag AprilTag 3 read: "
                      + (", ".join(p["short"]) or "none"))
     return lines
+
+
+def _zones(z: dict[str, Any]) -> str:
+    """An oblique setting's table figures in a sentence."""
+    said = (f"the table read: zone recall {z['zone_recall']} over {z['visible_pieces']} "
+            f"pieces, {z['wrong_zones']} wrong zones, {z['ambiguous']} ambiguous")
+    if "board_error_mm_max" not in z:
+        return said
+    return (f"{said}; the calibration within {z['board_error_mm_max']} mm on the map, the "
+            f"pose found in {z['frames_with_pose']} frames (the point under the camera within "
+            f"{z['under_camera_error_mm_max']} mm, its height within "
+            f"{z['camera_height_error_mm_max']} mm)")
 
 
 def _pair(c: dict[str, Any]) -> str:

@@ -32,22 +32,24 @@ import json
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.games import default_game
 from companion.games import game as game_spec
 from companion.vision.corpus import random_scene
 from companion.vision.detect import TagDetector
-from companion.vision.geometry import Geometry
+from companion.vision.geometry import AMBIGUOUS, Geometry
 from companion.vision.intrinsics import Intrinsics
 from companion.vision.synth import PX_PER_MM, Camera, Frame, Look, Scene, Synth, random_camera
 from companion.vision.table import Reading, StableTracker, TableReader
 
-__all__ = ["CONDITIONS", "MILD", "SKIN_TONES", "Pinhole", "describe_room", "hand_sequence",
-           "pinhole", "room_report", "tilted_camera"]
+__all__ = ["CONDITIONS", "MILD", "OBLIQUE_DEGREES", "PHONE_APERTURE_PX", "SKIN_TONES", "Oblique",
+           "Pinhole", "ZoneTally", "board_error_mm", "describe_room", "framed", "hand_sequence",
+           "oblique_report", "oblique_table", "pinhole", "room_report", "tilted_camera"]
 
 TWELVE_MP = (4056, 3040)
 
@@ -140,6 +142,20 @@ class Pinhole:
             offsets += [px / fw - nx, py / fh - ny]
         a, b, c, d, e, f, g, h = offsets
         return Camera(self.size, (a, b, c, d, e, f, g, h))
+
+    def depth_of_field(self, aperture_px: float,
+                       focus_mm: float | None = None) -> tuple[float, float, float, float]:
+        """`Look.focus` for this camera focused at depth `focus_mm` (None: the depth of the
+        map at the frame's centre): a map point at depth z is blurred by a Gaussian of
+        aperture_px * |1 - focus / z| pixels (a thin lens's circle of confusion, its
+        `aperture_px` the blur of a point at infinity). A pixel's ray r = K^-1 (u, v, 1) meets
+        the map at depth z with 1/z = -(n . r) / C_z (n the map's normal in camera axes,
+        C_z the camera's z): affine in (u, v)."""
+        row = -(self.rotation[:, 2] @ np.linalg.inv(self.matrix)) / self.centre[2]
+        if focus_mm is None:
+            focus_mm = 1.0 / float(row @ np.array([self.size[0] / 2, self.size[1] / 2, 1.0]))
+        a, b, c = (float(v) for v in row)
+        return a, b, c - 1.0 / focus_mm, aperture_px * focus_mm
 
     def seen(self, scene: Scene, block_height_mm: float) -> Scene:
         """Each tag where this camera sees it on the map: its ray from the camera through the
@@ -468,6 +484,187 @@ def describe_room(figures: dict[str, Any]) -> list[str]:
     lines.append(f"in all: {figures['wrong_ids']} wrong ids, {figures['spurious_diffs']} "
                  f"spurious diffs, {figures['false_hand_flags']} false hand flags")
     return lines
+
+
+OBLIQUE_DEGREES = (30.0, 45.0, 60.0)
+"""A camera at the table's edge (issue #33): a tripod beside the table, a phone on a stand,
+a webcam on a shelf look at the board this far from vertical."""
+
+PHONE_APERTURE_PX = 2.5
+"""The depth of field drawn by default: the blur (Gaussian sigma, px) of a point at infinity
+for a 12 MP phone or Pi Camera Module 3 focused a metre away (a 4.2-4.7 mm lens at f/1.8: a
+disc about 7 px across, sigma about a third of it). Four times it is a shallow one."""
+
+
+@dataclass(frozen=True, eq=False)
+class Oblique:
+    """A table seen by a camera `degrees` from vertical at its edge, the pieces with their
+    height and the depth of field drawn: what stands where, and how it is photographed."""
+
+    scene: Scene
+    """Where the pieces stand (the truth: zones and footprints)."""
+    drawn: Scene
+    """Where the camera sees their tags on the map's plane: each tag is on its piece's top,
+    `block_height_mm` up, and a plane parallel to the map is seen as the map scaled about
+    the point under the camera (`Pinhole.seen`): exact for a tag on a piece's top."""
+    real: Pinhole
+    camera: Camera
+    painter: Synth
+    """The table drawn with the tags at the size the map's plane shows them (a tag up
+    there looks larger by the same factor that pushes it away)."""
+    focus: tuple[float, float, float, float] | None
+
+    def photograph(self, look: Look | None = None) -> Frame:
+        """One frame of this table (the depth of field added to `look`'s own optics)."""
+        return self.painter.photograph(self.drawn, self.camera,
+                                       replace(look or Look(), focus=self.focus))
+
+
+def oblique_table(synth: Synth, scene: Scene, size: tuple[int, int], degrees: float,
+                  height: bool = True, aperture_px: float = PHONE_APERTURE_PX,
+                  distance_mm: float = 1000.0) -> Oblique:
+    """`scene` as a camera `degrees` from vertical, `distance_mm` from the table's centre,
+    framing the whole table (`framed`), sees it: with the pieces' height (`height`, the
+    geometry's `block_height_mm`) and a depth of field focused on the table's centre
+    (`aperture_px`; 0: everything sharp)."""
+    real = framed(synth, pinhole(synth, size, degrees, distance_mm))
+    lift = synth.geometry.block_height_mm if height else 0.0
+    drawn = real.seen(scene, lift) if lift else scene
+    painter = synth
+    if lift:
+        grown = real.height_mm / (real.height_mm - lift)
+        painter = Synth(replace(synth.geometry, tag_mm=synth.geometry.tag_mm * grown),
+                        synth.kit)
+    focus = real.depth_of_field(aperture_px) if aperture_px else None
+    return Oblique(scene, drawn, real, real.camera(synth), painter, focus)
+
+
+def framed(synth: Synth, real: Pinhole, fill: float = 0.94) -> Pinhole:
+    """`real` with the focal length at which the whole table (its extent, the corner markers
+    in it) fills `fill` of the frame, as a person sets up a camera at the table's edge: the
+    near edge, seen larger, would otherwise leave the frame and its corner markers with it
+    (`pinhole` frames the table as seen straight down)."""
+    left, top, right, bottom = synth.geometry.extent
+    corners = np.array([[left, top, 0.0], [right, top, 0.0], [right, bottom, 0.0],
+                        [left, bottom, 0.0]])
+    w, h = real.size
+    offsets = np.abs(real.project(corners) - np.array([w / 2, h / 2]))
+    reach = float(max(offsets[:, 0].max() / (w / 2), offsets[:, 1].max() / (h / 2)))
+    return replace(real, focal_px=real.focal_px * fill / reach)
+
+
+def board_error_mm(real: Pinhole, calibration: Any, geometry: Geometry,
+                   step_mm: float = 50.0) -> float:
+    """How far (mm, the worst over a grid on the map every `step_mm`) the calibration from
+    the corner tags puts map points from where they are: each point projected by the real
+    camera, then taken back to the board by the calibration. The homography of the map's
+    plane holds if this is a fraction of a millimetre."""
+    left, top, right, bottom = geometry.extent
+    xs, ys = np.meshgrid(np.arange(left, right + 1e-6, step_mm),
+                         np.arange(top, bottom + 1e-6, step_mm))
+    points = np.stack([xs.ravel(), ys.ravel(), np.zeros(xs.size)], axis=1)
+    pixels = real.project(points).astype(np.float32).reshape(-1, 1, 2)
+    back = cv2.perspectiveTransform(pixels, calibration.to_board).reshape(-1, 2)
+    return float(np.linalg.norm(back - points[:, :2], axis=1).max())
+
+
+@dataclass
+class ZoneTally:
+    """Zone recall and the pose over the frames of a setting, as the straight 12 MP bench
+    scores them (`games.sekigahara.vision_bench._score`): right, wrong and ambiguous zones
+    over the visible pieces, ids read that are not on the table."""
+
+    visible: int = 0
+    right: int = 0
+    wrong: int = 0
+    ambiguous: int = 0
+    wrong_ids: int = 0
+    frames: int = 0
+    posed: int = 0
+    calibration_mm: list[float] = field(default_factory=list)
+    board_mm: list[float] = field(default_factory=list)
+    placed_mm: list[float] = field(default_factory=list)
+    under_mm: list[float] = field(default_factory=list)
+    height_mm: list[float] = field(default_factory=list)
+
+    def add(self, frame: Frame, scene: Scene, reader: TableReader, reading: Reading,
+            real: Pinhole | None = None) -> None:
+        """Score one frame's reading of `scene` against its truth; with the `real` camera
+        (a pinhole's view: `oblique_table`) the calibration's and the pose's errors too."""
+        self.frames += 1
+        truth = {t.tag: t for t in frame.truth}
+        self.wrong_ids += sum(1 for tag in reading.zones if tag not in truth)
+        for tag, fact in truth.items():
+            if not fact.visible:
+                continue
+            self.visible += 1
+            seen = reading.zones.get(tag)
+            self.right += seen == fact.zone
+            self.wrong += seen not in (None, AMBIGUOUS, fact.zone)
+            self.ambiguous += seen == AMBIGUOUS
+        if reader.calibration is not None and reading.board_found:
+            self.calibration_mm.append(reader.calibration.error_mm)
+        if real is None:
+            return
+        self.placed_mm += _position_errors(frame, reading, scene)
+        if reader.calibration is not None and reading.board_found:
+            self.board_mm.append(board_error_mm(real, reader.calibration, reader.geometry))
+        under, height, posed = _pose_errors(reading, real)
+        self.posed += posed
+        if posed:
+            self.under_mm.append(under)
+            self.height_mm.append(height)
+
+    def figures(self) -> dict[str, Any]:
+        """Zone recall, wrong zones, and the worst calibration, placement and pose errors."""
+        def worst(values: list[float]) -> float | None:
+            return round(max(values), 2) if values else None
+
+        figures = {"visible_pieces": self.visible,
+                   "zone_recall": round(self.right / max(1, self.visible), 4),
+                   "wrong_zones": self.wrong, "ambiguous": self.ambiguous,
+                   "wrong_ids": self.wrong_ids,
+                   "calibration_error_mm_max": worst(self.calibration_mm)}
+        if not self.board_mm:  # not a pinhole's view: no truth for the pose
+            return figures
+        return {**figures, "board_error_mm_max": worst(self.board_mm),
+                "placed_error_mm_max": worst(self.placed_mm),
+                "frames_with_pose": self.posed,
+                "under_camera_error_mm_max": worst(self.under_mm),
+                "camera_height_error_mm_max": worst(self.height_mm)}
+
+
+def oblique_report(game: str | None = None, size: tuple[int, int] = TWELVE_MP,
+                   degrees: tuple[float, ...] = OBLIQUE_DEGREES, frames: int = 1,
+                   seed: int = 0, tag_mm: float | None = None, height: bool = True,
+                   aperture_px: float = PHONE_APERTURE_PX, pieces: int = 30,
+                   tick: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Per camera angle: `frames` random tables of `pieces` pieces seen from the table's edge
+    (`oblique_table`), each read by the `TableReader` as a live camera's frame: zone recall,
+    wrong zones, the calibration's error on the map's plane and the pose's. Seeded."""
+    spec = game_spec(game) if game else default_game()
+    kit = spec.load_kit()
+    geometry = spec.board_geometry(kit)
+    if tag_mm is not None:
+        geometry = replace(geometry, tag_mm=tag_mm)
+    synth = Synth(geometry, kit)
+    detector = TagDetector()
+    figures: dict[str, Any] = {"size": list(size), "seed": seed, "tag_mm": geometry.tag_mm,
+                               "block_height_mm": geometry.block_height_mm if height else 0.0,
+                               "aperture_px": aperture_px, "angles": {}}
+    for angle in degrees:
+        rng = random.Random(seed * 1000 + round(angle))
+        tally = ZoneTally()
+        for _ in range(frames):
+            table = oblique_table(synth, random_scene(geometry, rng, pieces), size, angle,
+                                  height, aperture_px)
+            frame = table.photograph(Look(noise=1.5, seed=rng.randrange(1 << 30)))
+            reader = TableReader(geometry, detector)
+            tally.add(frame, table.scene, reader, reader.read(frame.image), table.real)
+        figures["angles"][f"{angle:g}"] = {"frames": frames, **tally.figures()}
+        if tick is not None:
+            tick(f"{angle:g} degrees")
+    return figures
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -101,6 +101,11 @@ class Look:
     spot: tuple[float, float, float] | None = None
     """A lamp's reflection that saturates the sensor: centre (fractions of the frame) and
     radius (fraction of the frame's height)."""
+    focus: tuple[float, float, float, float] | None = None
+    """Depth of field (issue #33): the Gaussian blur at frame pixel (u, v) is
+    scale * |a u + b v + c| pixels, given as (a, b, c, scale). For a plane seen through a
+    pinhole 1/depth is affine in (u, v), so a camera focused at one depth blurs the table more
+    the further its points lie from that depth (`room.Pinhole.depth_of_field`); None: none."""
 
 
 SLIGHT_TILT: tuple[float, float, float, float, float, float, float, float] = (
@@ -479,6 +484,8 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         result += (glow * 400)[:, :, None]
     if look.defocus:
         result = cv2.GaussianBlur(result, (0, 0), look.defocus)
+    if look.focus is not None:
+        result = _depth_blur(result, look.focus)
     if look.motion:
         kernel = np.zeros((look.motion, look.motion), np.float32)
         kernel[look.motion // 2, :] = 1.0 / look.motion
@@ -497,6 +504,39 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         result = (electrons + shot * sigma) * look.gain
     clipped: np.ndarray = np.clip(result, 0, 255).astype(np.uint8)
     return clipped
+
+
+def _depth_blur(image: np.ndarray, focus: tuple[float, float, float, float],
+                step: float = 0.5) -> np.ndarray:
+    """`image` blurred by a Gaussian whose sigma varies over the frame (`Look.focus`): the
+    frame blurred at sigmas `step` apart, each pixel blended from the two nearest (a blur
+    that changes smoothly across the frame, as a defocus does)."""
+    h, w = image.shape[:2]
+    a, b, c, scale = focus
+    sigma = (scale * np.abs(a * np.arange(w, dtype=np.float32)[None, :]
+                            + b * np.arange(h, dtype=np.float32)[:, None] + c)).astype(np.float32)
+    top = float(sigma.max())
+    if top < 0.25:
+        return image
+    levels = np.arange(0.0, top + step, step)
+    result = np.zeros_like(image)
+    for level in levels:
+        weight = np.clip(1 - np.abs(sigma - level) / step, 0, 1)
+        rows, cols = np.nonzero(weight.any(axis=1))[0], np.nonzero(weight.any(axis=0))[0]
+        if not len(rows):
+            continue
+        # only the band this sigma reaches (a tilted camera's blur changes along its rows),
+        # with a margin of the kernel's reach so that the band's edges blur as the frame's
+        reach = math.ceil(3 * level) + 1
+        y0, y1 = max(0, rows[0] - reach), min(h, rows[-1] + 1 + reach)
+        x0, x1 = max(0, cols[0] - reach), min(w, cols[-1] + 1 + reach)
+        band = image[y0:y1, x0:x1]
+        if level >= 0.25:
+            band = cv2.GaussianBlur(band, (0, 0), float(level))
+        ys, xs = slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)
+        result[ys, xs] += band[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0] \
+            * weight[ys, xs, None]
+    return result
 
 
 def random_camera(rng: random.Random, size: tuple[int, int], tilt: float = 0.06,

@@ -350,6 +350,11 @@ class TableReader:
     pose: Pose | None = None
     """The camera's pose from the corner markers (`vision.pose`), re-estimated with the board
     and kept, like it, while a hand covers a marker."""
+    rectify_above: float = 1.6
+    """A camera at the table's edge (issue #33) sees the far tags flattened: where the board's
+    scale in the frame differs by more than this between two directions (1 / cos of the
+    viewing angle: 1.6 is 51 degrees), the frame is also read rectified, the board redrawn
+    as seen from above (`_rectified`), so that those tags are squares again; 0: never."""
     _previous: np.ndarray | None = None
     _raw_calibration: Calibration | None = None
     _no_pose: str = "no frame read yet"
@@ -366,6 +371,8 @@ class TableReader:
             if self.calibration is None:
                 return Reading({}, (), (), False, self._motion(frame))
         assert self.calibration is not None
+        if self.intrinsics is None and self.rectify_above:
+            reads = raw = self._rectified(frame, reads)
         self._estimate_pose(reads, (frame.shape[1], frame.shape[0]))
         view = self.occlusion.view(frame, {r.id: r.center for r in raw}, self._in_pixels(raw))
         blind_mask, blind = self.occlusion.blind(view, self.geometry)
@@ -392,6 +399,33 @@ class TableReader:
         return Reading(zones, tuple(sorted(outside)), tuple(sorted(unknown)), True,
                        moving or (occluded and not settled), positions, occluded, hidden, blind,
                        view, parallax)
+
+    def _rectified(self, frame: np.ndarray, reads: list[TagRead]) -> list[TagRead]:
+        """`reads` and the tags read on the board rectified, when the view is oblique enough
+        (`rectify_above`): the frame warped to the board's plane at the largest scale the
+        frame shows it at (no tag loses pixels; at most 12 MP), read again, and each tag
+        found there only taken back to frame pixels. Tags on the pieces' tops lie in planes
+        parallel to the map: rectified, they are squares too."""
+        assert self.calibration is not None
+        left, top, right, bottom = self.geometry.extent
+        to_frame = np.linalg.inv(self.calibration.to_board)
+        scales = [_scales(to_frame, x, y) for x in (left, right) for y in (top, bottom)]
+        if max(big / max(small, 1e-9) for big, small in scales) <= self.rectify_above:
+            return reads
+        scale = min(max(big for big, _ in scales),
+                    float(np.sqrt(12e6 / ((right - left) * (bottom - top)))))
+        to_board_px = np.array([[scale, 0, -left * scale], [0, scale, -top * scale], [0, 0, 1]])
+        size = (round((right - left) * scale), round((bottom - top) * scale))
+        warp = to_board_px @ self.calibration.to_board
+        board = cv2.warpPerspective(frame, warp, size, flags=cv2.INTER_LINEAR,
+                                    borderValue=(0, 0, 0))
+        back = np.linalg.inv(warp)
+        found = {r.id for r in reads}
+        added = [TagRead(r.id, cv2.perspectiveTransform(r.corners.reshape(-1, 1, 2)
+                                                        .astype(np.float32), back)
+                         .reshape(-1, 2), r.hamming, r.margin)
+                 for r in self.detector.detect(board) if r.id not in found]
+        return [*reads, *added]
 
     def _in_pixels(self, raw: list[TagRead]) -> Calibration:
         """The board in the frame's own pixels, as the occlusion test compares them: with a
@@ -467,6 +501,16 @@ class TableReader:
             changed &= cv2.resize(blind.astype(np.uint8), (small.shape[1], small.shape[0]),
                                   interpolation=cv2.INTER_NEAREST) == 0
         return bool(changed.mean() > self.motion_threshold)
+
+
+def _scales(to_frame: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    """Frame pixels per board millimetre at board point (x, y), in the direction the board
+    is seen largest and the one it is seen smallest (the homography's local Jacobian's
+    singular values)."""
+    p = to_frame @ np.array([x, y, 1.0])
+    jacobian = (to_frame[:2, :2] * p[2] - np.outer(p[:2], to_frame[2, :2])) / p[2] ** 2
+    big, small = np.linalg.svd(jacobian, compute_uv=False)
+    return float(big), float(small)
 
 
 def _thumbnail(frame: np.ndarray, width: int) -> np.ndarray:

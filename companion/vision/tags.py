@@ -10,11 +10,15 @@ from pathlib import Path
 import cv2
 from fpdf import FPDF
 
-__all__ = ["SIZE_FOR_1080P", "camera_note", "write_tag_list", "write_tag_sheet"]
+from companion.vision.geometry import Board
+
+__all__ = ["FULL_HD", "FULL_HD_ZONE_RECALL", "SIZE_FOR_1080P", "camera_note", "camera_warning",
+           "resolution_warning",
+           "write_tag_list", "write_tag_sheet"]
 
 SIZE_FOR_1080P = 22.0
-"""The smallest tag a 1080p camera framing the whole table reads (0.994 of visible tags in the
-right zone, as many as 24 mm: docs/vision.md, Blur); 14 mm tags need 12 MP stills."""
+"""The smallest tag a 1080p camera framing the whole table reads (0.998 of the pieces in their
+zone: `FULL_HD_ZONE_RECALL`, docs/vision.md); 14 mm tags need 12 MP stills."""
 
 
 def camera_note(size_mm: float) -> str:
@@ -26,6 +30,43 @@ def camera_note(size_mm: float) -> str:
     return (f"{size_mm:g} mm tags: print at 100 %. Read from 12 MP stills (the Pi camera's "
             f"default, companion serve --camera pi); a 1080p camera needs "
             f"{SIZE_FOR_1080P:g} mm tags (companion print-tags --size {SIZE_FOR_1080P:g}).")
+
+
+FULL_HD = (1920, 1080)
+
+FULL_HD_ZONE_RECALL = {14.0: 0.859, 22.0: 0.998}
+"""Zone recall measured at 1080p with the whole table in view, by tag size (mm): Sekigahara's
+table, 20 frames with every perturbation of the corpus (`companion bench vision`'s 1080p
+frames; docs/vision.md, Honest 1080p)."""
+
+
+def resolution_warning(frame_size: tuple[int, int], tag_mm: float,
+                       table_mm: tuple[float, float]) -> str | None:
+    """A sentence for the set-up when this camera's frames cannot read tags this small (issue
+    #33, honest 1080p), else None. With the table of `table_mm` filling the frame, a tag gets
+    tag_mm * min(width / table width, height / table height) pixels; fewer than a
+    `SIZE_FOR_1080P` tag gets at 1080p and the tags are misread: the sentence names the
+    resolution, the tag size, the zone recall measured at 1080p for that size (or the nearest
+    smaller size measured) and what to do."""
+    def pixels(size: tuple[int, int], mm: float) -> float:
+        return mm * min(size[0] / table_mm[0], size[1] / table_mm[1])
+
+    if pixels(frame_size, tag_mm) >= pixels(FULL_HD, SIZE_FOR_1080P) * 0.98:
+        return None
+    measured = [mm for mm in FULL_HD_ZONE_RECALL if mm <= tag_mm] or [min(FULL_HD_ZONE_RECALL)]
+    recall = FULL_HD_ZONE_RECALL[max(measured)]
+    return (f"A {frame_size[0]}x{frame_size[1]} camera with {tag_mm:g} mm tags: a tag is "
+            f"about {pixels(frame_size, tag_mm):.0f} px wide, too few to read every piece "
+            f"(at 1080p with {max(measured):g} mm tags {recall:.0%} of the pieces were read in "
+            f"their zone). Print {SIZE_FOR_1080P:g} mm tags (companion print-tags --size "
+            f"{SIZE_FOR_1080P:g}) or use a 12 MP camera.")
+
+
+def camera_warning(board: Board, size: tuple[int, int]) -> str | None:
+    """`resolution_warning` for a camera of frame `size` over this board (its extent, corner
+    markers included, filling the frame): what the set-up says, or None."""
+    left, top, right, bottom = board.extent
+    return resolution_warning(size, board.tag_mm, (right - left, bottom - top))
 
 
 def _page_note(pdf: FPDF, size_mm: float) -> None:

@@ -37,6 +37,7 @@ from companion.settings import Settings, SettingsError, load_settings, save_sett
 from companion.userdata import calibration_folder
 from companion.vision.geometry import Geometry
 from companion.vision.preview import MAX_SOURCE, LivePreview, PreviewFrame, to_jpeg, with_caption
+from companion.vision.tags import camera_warning
 from companion.web.auth import MAX_BODY, body
 from companion.web.present import qr_svg
 from companion.web.referee_page import RefereePage, create_page_app, extension, serve_page
@@ -226,6 +227,9 @@ def _check(frame: PreviewFrame) -> dict[str, Any]:
         found |= frame.check.summary()
         found["problem"] = frame.check.problem
         found["size"] = [int(frame.frame.shape[1]), int(frame.frame.shape[0])]
+        current = _state()  # frames too coarse for the board's tags: said before play
+        found["warning"] = camera_warning(current.board(current.game),
+                                          (found["size"][0], found["size"][1])) or ""
     return found
 
 

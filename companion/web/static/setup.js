@@ -52,6 +52,7 @@ function drawCheck(check) {
     ? fill(t("Not seen: corner markers {ids}. Move the camera or the mat until all four are in view."), { ids: check.missing.join(", ") })
     : "");
   say("camera-problem", check.placed ? "" : check.problem);
+  say("resolution", check.warning || "");  // too few pixels for these tags (issue 33)
   $("save").disabled = !check.placed;  // the server would refuse: nothing to place it from
 }
 
