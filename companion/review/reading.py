@@ -94,9 +94,12 @@ class Asked:
     """The options as the referee's screen says them."""
     image: str = ""
     """The frame (JPEG) that raised it; "" when the film had ended."""
+    recorded: int = 0
+    """Actions in the record when it was asked (the answer is the next)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"number": self.number, "kind": self.kind, "frame": self.frame,
+                "recorded": self.recorded,
                 "text": self.text, "options": [a.text() for a in self.options],
                 "words": list(self.words), "image": self.image}
 
@@ -217,6 +220,8 @@ class _Reviewer:
     def read(self, capture: cv2.VideoCapture, max_frames: int | None,
              progress: Callable[[int, int], None]) -> None:
         self.total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        if self.kept.get("done"):
+            return  # reviewed to its end already
         if self.kept.get("ended"):
             self._film_ended()
             return
@@ -320,7 +325,8 @@ class _Reviewer:
         frame = self.frame - 1 if image is not None else self.frame
         saved = self._save(image, f"question-{number}-frame-{frame}") if image is not None \
             else str(self.kept.get("pending", {}).get("image", ""))
-        return Asked(number, kind, frame, text, options, words, saved)
+        return Asked(number, kind, frame, text, options, words, saved,
+                     len(self.hub.session.entries))
 
     def _number(self, asked: Asked) -> None:
         self.kept["asked"] = asked.number
@@ -339,9 +345,10 @@ class _Reviewer:
                               and not game_now.rules.accepts(game_now.state, action)):
             return False
         try:
-            if asked.kind == REFEREE_QUESTION:
+            if action in asked.options and asked.kind == REFEREE_QUESTION:
                 self.hub.answer(REFEREE, asked.options.index(action), source=SOURCE)
-            else:
+            else:  # none of the referee's options: what the reviewer saw happen instead
+                self.hub.drop_question()
                 self.hub.act(REFEREE, action, SOURCE)
                 self.table.forget_inputs()
         except (IllegalAction, PermissionError) as exc:
@@ -350,7 +357,7 @@ class _Reviewer:
         self._number(asked)
         self.answered += 1
         self.table.recheck()
-        if asked.kind == OFF_FILM:
+        if asked.kind != FILM_ENDED and (asked.kind == OFF_FILM or action not in asked.options):
             self._explain()
         self.table.settle()
         return True
@@ -360,7 +367,7 @@ class _Reviewer:
         is trusted again), or the last change is judged again against the record as it is
         now (a roll read once the button that started it is entered)."""
         self.unexplained = False
-        if self.table.referee.desync is None and self._table_matches() \
+        if (self.table.referee.desync is None and self._table_matches()) \
                 or self.last_diff is None:
             return
         counts = self.table.counts
@@ -412,7 +419,8 @@ class _Reviewer:
 
 def _chosen(asked: Asked, chosen: int | str | None) -> Action | None:
     """The option an answer names: its index (as a number or digits) or its action's text
-    (off the film, any action the rules accept: chance's draws are not listed)."""
+    (any action the rules accept: chance's draws are not listed, and the referee's options
+    may all be wrong)."""
     if chosen is None or chosen == END:
         return None
     if isinstance(chosen, int) or chosen.strip().isdigit():
@@ -422,7 +430,7 @@ def _chosen(asked: Asked, chosen: int | str | None) -> Action | None:
         action = Action.from_text(chosen)
     except ValueError:
         return None
-    return action if action in asked.options or asked.kind != REFEREE_QUESTION else None
+    return action
 
 
 def _reviewed_game(store: Store, name: str, film: Path) -> int | None:
