@@ -113,6 +113,9 @@ class DemoReport:
     """Actions nobody shows at the table: cards dealt face down (chance's, drawn by the
     companion) and secret choices made on a player's phone (Shogun's plans and bids)."""
     illegal_corrected: bool | None = None
+    filmed: list[bool] = field(default_factory=list)
+    """Per scripted action: shown at the table by the camera alone (no card scanned, no
+    button pressed, nothing secret), as a film of the game would show it."""
     game_id: int = 0
     db: str = ""
     url: str = ""
@@ -308,6 +311,8 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
         before = shadow.state
         shadow.apply(action)
         inputs = sim.player.act_out(before, action, shadow.state)
+        report.filmed.append(action.verb not in sim.player.hidden
+                             and all(isinstance(item, Seen) for item in inputs))
         if action.verb in sim.player.hidden:
             _enter_hidden(sim, action)
             report.hidden += 1

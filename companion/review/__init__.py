@@ -2,7 +2,12 @@
 into a stored game, with what the film cannot show asked of a person (issue 33)."""
 
 from companion.review.reading import (
+    CHANGE,
     END,
+    FILM_ENDED,
+    NOTHING,
+    OFF_FILM,
+    REFEREE_QUESTION,
     Answerer,
     Asked,
     ReviewOptions,
@@ -11,5 +16,5 @@ from companion.review.reading import (
     reviews_folder,
 )
 
-__all__ = ["END", "Answerer", "Asked", "ReviewOptions", "ReviewReport", "review",
-           "reviews_folder"]
+__all__ = ["CHANGE", "END", "FILM_ENDED", "NOTHING", "OFF_FILM", "REFEREE_QUESTION", "Answerer",
+           "Asked", "ReviewOptions", "ReviewReport", "review", "reviews_folder"]

@@ -46,8 +46,8 @@ from companion.userdata import data_dir
 from companion.vision.sources import quiet_opencv
 from companion.web.hub import Hub
 
-__all__ = ["END", "KEY", "Answerer", "Asked", "ReviewOptions", "ReviewReport", "review",
-           "reviews_folder"]
+__all__ = ["CHANGE", "END", "FILM_ENDED", "KEY", "NOTHING", "OFF_FILM", "REFEREE_QUESTION",
+           "Answerer", "Asked", "ReviewOptions", "ReviewReport", "review", "reviews_folder"]
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,8 @@ knows no other; the game is marked as reviewed from its film)."""
 AGAIN = 4
 """How many actions one change the film showed may be read as, once what happened off the
 film before it is entered."""
-REFEREE_QUESTION, OFF_FILM, FILM_ENDED = "referee", "off film", "film ended"
+REFEREE_QUESTION, OFF_FILM, CHANGE, FILM_ENDED = ("referee", "off film", "change",
+                                                   "film ended")
 
 
 @dataclass(frozen=True)
@@ -292,11 +293,16 @@ class _Reviewer:
         if hub.question is not None:
             text, options = hub.question
             return self._ask(REFEREE_QUESTION, str(text), options, image)
-        if self.table.referee.desync is not None or self.unexplained:
+        if self.table.referee.desync is not None:
             return self._ask(OFF_FILM, "The film shows a table the record cannot explain: "
                              "what happened before this frame that the film does not show "
-                             "(a card, a button, a secret choice; none: nothing)?",
+                             "(a card, a button, a secret choice)?",
                              tuple(game_now.legal_actions()), image)
+        if self.unexplained:
+            return self._ask(CHANGE, "The referee read nothing from this change: did "
+                             "something happen before it that the film does not show (a "
+                             "card, a button, a secret choice, the set-up drawn)? none: "
+                             "nothing did", tuple(game_now.legal_actions()), image)
         return None
 
     def _film_ended(self) -> None:
@@ -307,7 +313,7 @@ class _Reviewer:
                 FILM_ENDED, "The film has ended: what was played after it? (end: nothing)",
                 tuple(self.hub.session.game.legal_actions()), None)
             chosen = self.answer(asked)
-            if chosen == END and asked.kind == FILM_ENDED:
+            if chosen == END:  # whatever waits: nothing more was played
                 self.kept["done"] = True
                 self._number(asked)
                 return
@@ -336,7 +342,7 @@ class _Reviewer:
         """Play the chosen option (the referee's question answered, or an action that
         happened off the film); False when there is no answer yet or it does not fit."""
         game_now = self.hub.session.game
-        if chosen == NOTHING and asked.kind == OFF_FILM and self.table.referee.desync is None:
+        if chosen == NOTHING and asked.kind == CHANGE:
             self._number(asked)
             self.unexplained = False
             return True
@@ -357,7 +363,8 @@ class _Reviewer:
         self._number(asked)
         self.answered += 1
         self.table.recheck()
-        if asked.kind != FILM_ENDED and (asked.kind == OFF_FILM or action not in asked.options):
+        if asked.kind != FILM_ENDED and (asked.kind != REFEREE_QUESTION
+                                         or action not in asked.options):
             self._explain()
         self.table.settle()
         return True
