@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +18,8 @@ from companion.engine import Action
 from companion.record.store import Store
 from companion.review import Asked, ReviewOptions, ReviewReport, review
 from companion.review.film import Film, make_film, scripted
+from companion.review.page import create_review_app
+from companion.review.reading import KEY
 
 ACTIONS = 4
 """Scripted actions filmed per game for the fast tests."""
@@ -121,3 +124,34 @@ def _write(folder: Path, answers: dict[str, str]) -> Path:
     path = folder / "answers.json"
     path.write_text(json.dumps(answers), encoding="utf-8")
     return path
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_review_page_shows_the_question_with_its_frame_and_takes_a_tap(
+        films, tmp_path_factory, tmp_path):
+    film = _filmed(films, tmp_path_factory, "rumble_nation")
+    client = create_review_app(ReviewOptions(film.path, "rumble_nation",
+                                             db=tmp_path / "games.sqlite")).test_client()
+    answer = scripted(film)
+    for number in range(1, 20):
+        html = client.get("/").get_data(as_text=True)
+        if "id=done" in html:
+            break
+        assert f"Question {number} " in html
+        pending = _pending(tmp_path / "games.sqlite")
+        if pending["image"]:
+            shown = client.get(f"/frame/{number}.jpg")
+            assert shown.status_code == 200 and shown.data[:2] == b"\xff\xd8"  # a JPEG
+        asked = Asked(number, pending["kind"], pending["frame"], pending["text"], (), (),
+                      recorded=pending["recorded"])
+        assert client.post("/answer", data={"answer": answer(asked)}).status_code == 303
+    assert "reviewed to its end" in html
+
+
+def _pending(db: Path) -> dict[str, Any]:
+    store = Store(db)
+    try:
+        return dict(store.table_state(store.games()[0].id)[KEY]["pending"])
+    finally:
+        store.close()

@@ -35,8 +35,13 @@ __all__ = ["review_command"]
 @click.option("--max-frames", type=click.IntRange(min=1),
               help="Stop after reading this many frames (review the film again to go on).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+@click.option("--page", is_flag=True,
+              help="Answer on a web page: each question with its frame, options as buttons.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The page's address.")
+@click.option("--port", default=8010, show_default=True, help="The page's port (0: any).")
 def review_command(video: Path, game: str, db: Path | None, answers_file: Path | None,
-                   max_frames: int | None, as_json: bool) -> None:
+                   max_frames: int | None, as_json: bool, page: bool, host: str,
+                   port: int) -> None:
     """Referee a film of a whole game (any video OpenCV reads) into a stored game.
 
     Every action the film shows is read as the live camera would; a question the referee asks,
@@ -52,6 +57,9 @@ def review_command(video: Path, game: str, db: Path | None, answers_file: Path |
     options = ReviewOptions(film=video, game=spec.name, db=db,
                             answers=_answers(answers_file) if answers_file else {},
                             max_frames=max_frames)
+    if page:
+        _serve_page(options, host, port)
+        return
     with Progress(f"reviewing {video.name}") as bar:
         try:
             figures = review(options, progress=bar.at).to_json()
@@ -60,6 +68,23 @@ def review_command(video: Path, game: str, db: Path | None, answers_file: Path |
     report(figures, as_json, _lines(figures, spec.name))
     if not figures["record_verified"]:
         raise SystemExit(1)
+
+
+def _serve_page(options: Any, host: str, port: int) -> None:
+    """The review page until Ctrl-C (the review read up to its first question first)."""
+    from werkzeug.serving import make_server
+
+    from companion.review.page import create_review_app
+
+    click.echo(f"reading {options.film.name} up to its first question...")
+    server = make_server(host, port, create_review_app(options), threaded=True)
+    click.echo(f"review page: http://{host}:{server.server_port}/ (Ctrl-C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
 
 
 def _answers(path: Path) -> dict[str, int | str]:
