@@ -21,8 +21,10 @@ from companion.review.reading import CHANGE, END, FILM_ENDED, NOTHING, ReviewOpt
 __all__ = ["create_review_app"]
 
 STYLE = """body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}
-img{max-width:100%;border:1px solid #888}button{display:block;margin:.3rem 0;padding:.6rem;
-font-size:1rem;text-align:left;width:100%}code{font-size:.8rem;color:#555}"""
+img{max-width:100%;max-height:50vh;border:1px solid #888}
+button{display:block;margin:.3rem 0;padding:.6rem;font-size:1rem;text-align:left;width:100%}
+code{font-size:.8rem;color:#555}
+input{width:100%;box-sizing:border-box;padding:.4rem}"""
 
 
 def create_review_app(options: ReviewOptions) -> Flask:
@@ -81,6 +83,6 @@ def _page(figures: dict[str, Any]) -> str:
         buttons += f"<button name=answer value='{extra[0]}'>{extra[1]}</button>"
     return head + (
         f"<h2 id=question>Question {pending['number']} (frame {pending['frame']})</h2>"
-        f"{image}<p>{escape(pending['text'])}</p><form method=post action=/answer>{buttons}"
-        "<p>Or another action, as its text:</p><input name=answer size=60>"
+        f"<p>{escape(pending['text'])}</p>{image}<form method=post action=/answer>{buttons}"
+        "<p>Or another action, as its text:</p><input name=answer>"
         "<button>Answer</button></form>")

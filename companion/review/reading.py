@@ -196,9 +196,17 @@ class _Reviewer:
         self.hub = Hub(session)
         setup = spec.need_simulator().setup() if spec.simulator is not None else TableSetup()
         self.table = TableSession(self.hub, spec.need_table()(session.game.rules, setup))
-        self.table.resume()
+        pending = self.kept.get("pending") or {}
+        self.resumed: str | None = pending.get("kind") if pending.get("kind") in (
+            OFF_FILM, CHANGE) else None
+        """A question about what happened off the film waited: the change that raised it is
+        seen again (the tracker is shown the table before it first)."""
+        if self.resumed is None:
+            self.table.resume()  # a desync kept: the table is still out of order
         self.frame = int(self.kept.get("frame", 0))
-        self.resume_at = self.frame
+        self.before_change = int(self.kept.get("before", self.frame))
+        """Where the still table before the last change begins (its first agreeing frame)."""
+        self.resume_at = self.before_change if self.resumed else self.frame
         self.agree = int(getattr(self.table.tracker, "agree", 3))
         self.frames_read = self.read_actions = self.answered = 0
         self.alerts: list[dict[str, Any]] = []
@@ -226,9 +234,12 @@ class _Reviewer:
         if self.kept.get("ended"):
             self._film_ended()
             return
-        for _ in range(self.frame):  # decoded, not sought: exact whatever the container
+        start = self.before_change if self.resumed else self.frame
+        for _ in range(start):  # decoded, not sought: exact whatever the container
             if not capture.grab():
                 break
+        if self.resumed:
+            self._show_table_before(capture, self.frame - start)
         if not self._questions(None):  # one left waiting last time, answered now?
             return
         while max_frames is None or self.frames_read < max_frames:
@@ -258,7 +269,8 @@ class _Reviewer:
                                 "message": str(alert.message),
                                 "image": self._save(image, f"alert-frame-{self.frame}")})
         if diff is not None:
-            self.resume_at = max(0, self.frame - self.agree + 1)
+            self.before_change, self.resume_at = (self.resume_at,
+                                                  max(0, self.frame - self.agree + 1))
             self.last_diff = diff
             self.unexplained = (counts.actions, counts.alerts, counts.questions) == before \
                 and not self.first_table
@@ -268,6 +280,16 @@ class _Reviewer:
         self.frame += 1
         self.frames_read += 1
         self.seconds += time.perf_counter() - started
+
+    def _show_table_before(self, capture: cv2.VideoCapture, frames: int) -> None:
+        """The tracker (only) sees the still table before the change a waiting question is
+        about, so that the change is reported again once the question is answered."""
+        for _ in range(frames):
+            ok, image = capture.read()
+            if not ok:
+                break
+            self.table.tracker.feed(self.table.parts.reader.read(image))
+        self.first_table = self.table.tracker.stable is None
 
     def _table_matches(self) -> bool:
         table = self.table
@@ -293,6 +315,9 @@ class _Reviewer:
         if hub.question is not None:
             text, options = hub.question
             return self._ask(REFEREE_QUESTION, str(text), options, image)
+        if self.resumed is not None:
+            return self._ask(self.resumed, str(self.kept.get("pending", {}).get("text", "")),
+                             tuple(game_now.legal_actions()), image)
         if self.table.referee.desync is not None:
             return self._ask(OFF_FILM, "The film shows a table the record cannot explain: "
                              "what happened before this frame that the film does not show "
@@ -337,6 +362,7 @@ class _Reviewer:
     def _number(self, asked: Asked) -> None:
         self.kept["asked"] = asked.number
         self.kept.pop("pending", None)
+        self.resumed = None
 
     def _apply(self, asked: Asked, chosen: int | str | None) -> bool:
         """Play the chosen option (the referee's question answered, or an action that
@@ -403,7 +429,9 @@ class _Reviewer:
     def keep(self) -> None:
         """Where to go on next time (the last still table's first frame) and the question
         that waits, in the store."""
-        self.kept["frame"] = self.frame if self.kept.get("ended") else self.resume_at
+        if self.resumed is None:  # else: still where it was, the question still waiting
+            self.kept["frame"] = self.frame if self.kept.get("ended") else self.resume_at
+            self.kept["before"] = self.before_change
         if self.waiting is not None:
             self.kept["pending"] = self.waiting.to_data()
         self.store.put_table_state(self.hub.session.game_id, KEY, self.kept)
