@@ -434,6 +434,8 @@ class _Reviewer:
             self.kept["before"] = self.before_change
         if self.waiting is not None:
             self.kept["pending"] = self.waiting.to_data()
+        seen = {alert["frame"]: alert for alert in [*self.kept.get("alerts", []), *self.alerts]}
+        self.kept["alerts"] = [seen[frame] for frame in sorted(seen)]  # each with its frame
         self.store.put_table_state(self.hub.session.game_id, KEY, self.kept)
 
     def report(self) -> ReviewReport:
