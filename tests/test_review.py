@@ -33,7 +33,7 @@ FILMED = ("rumble_nation", "shogun", "barletta", "sekigahara")
 
 def _film(tmp_path_factory: pytest.TempPathFactory, name: str) -> Film:
     folder = tmp_path_factory.mktemp(f"film-{name}")
-    return make_film(name, folder / f"{name}.avi", seed=1, max_actions=ACTIONS,
+    return make_film(name, folder / f"{name}.mkv", seed=1, max_actions=ACTIONS,
                      tilt_degrees=TILT.get(name, 45.0))
 
 

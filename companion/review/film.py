@@ -3,8 +3,11 @@
 The simulated table of `companion demo` plays its scripted game; every frame its camera takes
 is also written to a video file, as a phone on a stand would film the table. What the camera
 does not see (cards scanned, buttons pressed, secret choices, cards dealt face down) is not in
-the film: the review asks about it. The video is Motion JPEG at the highest quality (`.avi`):
-every OpenCV build writes and reads it, fast, with a phone's kind of loss (a few grey levels).
+the film: the review asks about it. The tests' films are FFV1 (`.mkv`, lossless): the review
+sees the frames the demo saw. Motion JPEG at quality 100 (`.avi`) is a phone's kind of loss; but
+the simulated players photograph each change only until the tracker reports it (no pause after
+it, as people make), so one frame's reading changed by the loss can cost a still table: in a
+30-action Rumble Nation film two moves were then reported as one change (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ FILM_FPS = 5.0
 
 @dataclass
 class VideoWriter:
-    """A video file written frame by frame; opened at the first frame (its size)."""
+    """A video file written frame by frame; opened at the first frame (its size). `.avi`:
+    Motion JPEG at quality 100 (a phone's kind of loss); otherwise (`.mkv`) FFV1, lossless."""
 
     path: Path
     fps: float = FILM_FPS
@@ -50,12 +54,16 @@ class VideoWriter:
     def __call__(self, image: np.ndarray) -> None:
         if self._writer is None:
             height, width = image.shape[:2]
-            self._writer = cv2.VideoWriter(str(self.path), cv2.CAP_OPENCV_MJPEG,
-                                           cv2.VideoWriter.fourcc(*"MJPG"), self.fps,
-                                           (width, height),
-                                           [cv2.VIDEOWRITER_PROP_QUALITY, QUALITY])
+            size = (width, height)
+            if self.path.suffix.lower() == ".avi":
+                self._writer = cv2.VideoWriter(str(self.path), cv2.CAP_OPENCV_MJPEG,
+                                               cv2.VideoWriter.fourcc(*"MJPG"), self.fps,
+                                               size, [cv2.VIDEOWRITER_PROP_QUALITY, QUALITY])
+            else:
+                self._writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter.fourcc(*"FFV1"),
+                                               self.fps, size)
             if not self._writer.isOpened():
-                raise OSError(f"OpenCV cannot write a Motion JPEG video to {self.path}")
+                raise OSError(f"OpenCV cannot write the video {self.path}")
         colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         self._writer.write(colour)
         self.frames += 1
@@ -116,7 +124,7 @@ def film_and_review(game: str, folder: Path, *, seed: int = 1, max_actions: int 
     """Film the scripted game, review the film answering as the script says: the figures
     (docs/vision.md) and whether the record verifies and is the script's game."""
     started = time.perf_counter()
-    film = make_film(game, folder / f"{game}-{seed}.avi", seed=seed, max_actions=max_actions,
+    film = make_film(game, folder / f"{game}-{seed}.mkv", seed=seed, max_actions=max_actions,
                      tilt_degrees=tilt_degrees)
     filmed = time.perf_counter() - started
     report = review(ReviewOptions(film.path, film.game, db=folder / f"{game}-{seed}.sqlite"),
