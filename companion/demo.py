@@ -77,6 +77,9 @@ class DemoOptions:
     codes scanned, its kit played; None: the simulated set (tags in kit order, labels)."""
     rules_options: dict[str, Any] = field(default_factory=dict)
     """The game's options (`players`, a board's side...); the rules' defaults for the rest."""
+    tilt_degrees: float | None = None
+    """The camera tilted this many degrees from looking straight down (as a phone on a
+    stand films a table: `vision.room.tilted_camera`); None: the simulator's own camera."""
 
 
 @dataclass
@@ -110,6 +113,9 @@ class DemoReport:
     """Actions nobody shows at the table: cards dealt face down (chance's, drawn by the
     companion) and secret choices made on a player's phone (Shogun's plans and bids)."""
     illegal_corrected: bool | None = None
+    filmed: list[bool] = field(default_factory=list)
+    """Per scripted action: shown at the table by the camera alone (no card scanned, no
+    button pressed, nothing secret), as a film of the game would show it."""
     game_id: int = 0
     db: str = ""
     url: str = ""
@@ -137,7 +143,8 @@ def script_for(spec: AnyGame, seed: int, max_actions: int | None = None,
 class SimulatedTable:
     """The table, its player, its sensors and the companion, wired as on a real table."""
 
-    def __init__(self, spec: GameSpec[R, Any, P], options: DemoOptions, workdir: Path) -> None:
+    def __init__(self, spec: GameSpec[R, Any, P], options: DemoOptions, workdir: Path,
+                 film: Callable[[Any], None] | None = None) -> None:
         simulator = spec.need_simulator()
         build = spec.need_table()
         self.options = options
@@ -162,12 +169,18 @@ class SimulatedTable:
         parts = build(rules, setup)
         self.table = TableSession(self.hub, parts, self.hardware)
         self.player = simulator.player(rules, parts, self._on_frame)
+        if options.tilt_degrees is not None:
+            _tilt(self.player, options.tilt_degrees)
+        self.film = film
+        """Every frame the camera takes is also handed here (`companion.review.film`)."""
         self.url = ""
         self.vision_seconds = 0.0
         """Time spent on frames by the companion (detection, tracking, referee, record)."""
         self._last_press: dict[str, float] = {}
 
     def _on_frame(self, image: Any) -> Any:
+        if self.film is not None:
+            self.film(image)
         start = time.perf_counter()
         try:
             return self.table.on_frame(image)
@@ -197,6 +210,16 @@ class SimulatedTable:
     def deliver(self) -> None:
         """The next input event (a scanned card from the reader thread) to the session."""
         self.table.on_input(self.events.get(timeout=5))
+
+
+def _tilt(player: Any, degrees: float) -> None:
+    """The simulated player's camera tilted `degrees` from straight down, the map seen in
+    perspective (its far edge smaller), at the same frame size and height."""
+    from companion.vision.room import tilted_camera
+
+    camera = player.camera
+    tilted = tilted_camera(player.synth, camera.size, degrees)
+    player.camera = replace(tilted, k1=camera.k1, height_mm=camera.height_mm)
 
 
 @dataclass
@@ -233,8 +256,10 @@ class Latency:
 
 def run_demo(options: DemoOptions,
              progress: Callable[[str], None] = lambda _line: None,
-             tick: Callable[[int], None] = lambda _total: None) -> DemoReport:
-    """Play the scripted game at the simulated table; the figures of `companion demo`."""
+             tick: Callable[[int], None] = lambda _total: None,
+             film: Callable[[Any], None] | None = None) -> DemoReport:
+    """Play the scripted game at the simulated table; the figures of `companion demo`.
+    `film`: handed every frame the camera takes (a film of the game, for `companion review`)."""
     spec = game(options.game) if options.game else default_game()
     spec.need_table(), spec.need_simulator()  # MissingCapability before anything starts
     physical = load_set(options.set_name) if options.set_name else None
@@ -246,7 +271,7 @@ def run_demo(options: DemoOptions,
     started = time.perf_counter()
     factory = Device.pin_factory
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as work, \
-            _served(SimulatedTable(spec, options, Path(work)), options) as (sim, url), \
+            _served(SimulatedTable(spec, options, Path(work), film), options) as (sim, url), \
             _listening(f"{url}/stream") as latency, _card_reader(sim) as write_card:
         report.url, report.db, report.game_id = url, str(sim.store.path), sim.hub.session.game_id
         progress(f"tablet: {url}/")
@@ -286,6 +311,8 @@ def _play(sim: SimulatedTable, script: list[Action], write_card: Callable[[str],
         before = shadow.state
         shadow.apply(action)
         inputs = sim.player.act_out(before, action, shadow.state)
+        report.filmed.append(action.verb not in sim.player.hidden
+                             and all(isinstance(item, Seen) for item in inputs))
         if action.verb in sim.player.hidden:
             _enter_hidden(sim, action)
             report.hidden += 1

@@ -381,3 +381,22 @@ def test_kit_author_serves_its_page(env, tmp_path, name, has):
     status, said = serving(env, port, "/kit-author", "kit", "author", name, "--image", str(photo),
                            "--host", "127.0.0.1", "--port", str(port))
     assert status in (200, 401, 403), said[-2000:]
+
+
+# --- review: a filmed game (issue 33) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "has"), _cases("table"))
+def test_review_reads_a_film(env, tmp_path, name, has):
+    film = tmp_path / "empty table.avi"
+    writer = cv2.VideoWriter(str(film), cv2.VideoWriter.fourcc(*"MJPG"), 5, (320, 240))
+    for _ in range(3):
+        writer.write(np.full((240, 320, 3), 128, np.uint8))
+    writer.release()
+    ran = run(env, "review", str(film), "--game", name, "--db",
+              str(tmp_path / "games.sqlite"), "--json")
+    if has:
+        worked(ran)
+        assert json.loads(ran.out)["frames_read"] == 3
+    else:
+        lacks(all_games()[name], "table", ran)

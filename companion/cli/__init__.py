@@ -27,6 +27,7 @@ from companion.cli.kit import kit
 from companion.cli.printing import print_card_labels, print_mat, print_tags
 from companion.cli.register import register
 from companion.cli.replay import replay_command, sim_command, simulate
+from companion.cli.review import review_command
 from companion.cli.rules import rules_command
 from companion.cli.serve import serve_command
 from companion.cli.setup import referee_link_command, setup_command
@@ -36,7 +37,7 @@ __all__ = ["COMMANDS", "DEFAULT_GAME", "main"]
 COMMANDS: tuple[click.Command, ...] = (
     kit, rules_command, replay_command, simulate, sim_command, bench, games, demo_command,
     serve_command, setup_command, referee_link_command, calibrate_command, print_tags,
-    print_mat, print_card_labels, register, hardware_group, broadcast_command)
+    print_mat, print_card_labels, register, hardware_group, broadcast_command, review_command)
 """The registry: every command and command group `companion` offers, each from its module."""
 
 

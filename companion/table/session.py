@@ -281,6 +281,17 @@ class TableSession:
             if self.referee.desync is None and self._held:
                 self._release()
 
+    def judge_again(self, diff: Any) -> None:
+        """The last change the camera reported, judged again against the record as it is now
+        (a filmed game's review: what happened off the film, a card or a secret choice, was
+        entered since); its alert, if it raised one, goes."""
+        with self.hub.lock:
+            if self.referee.desync is not None:
+                self.referee.desync = None
+                self.hub.clear_alert()
+            self._rule(self.referee.on_diff(self.state, diff), "camera")
+            self._keep_desync()
+
     def forget_inputs(self) -> None:
         """The action the table's inputs were for was entered on the tablet: the cards that
         waited and the held inputs go with it."""
