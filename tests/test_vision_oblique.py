@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import yaml
 
+from companion.i18n import translator
 from companion.kits import load_kit
 from companion.vision.corpus import random_scene
 from companion.vision.geometry import Geometry
@@ -118,6 +119,9 @@ def test_the_warning_names_the_resolution_the_tag_size_the_recall_and_the_remedy
     assert camera_warning(replace(board, tag_mm=22.0), (1920, 1080)) is None
     assert camera_warning(board, (4056, 3040)) is None  # 12 MP stills read 14 mm tags
     assert resolution_warning((1280, 720), 22.0, (1204.0, 699.0)) is not None  # 720p: too few
+    italian = camera_warning(board, (1920, 1080), translator("it", "companion.web"))
+    assert italian is not None and "marcatori da 14 mm" in italian  # the set-up page's language
+    assert "Stampate marcatori da 22 mm" in italian and "fotocamera da 12 MP" in italian
 
 
 def _setup(data: Path, stills: Path) -> subprocess.CompletedProcess[str]:

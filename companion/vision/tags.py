@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -40,14 +40,22 @@ table, 20 frames with every perturbation of the corpus (`companion bench vision`
 frames; docs/vision.md, Honest 1080p)."""
 
 
+RESOLUTION_WARNING = ("A {width}x{height} camera with {tag} mm tags: a tag is about {px} px "
+                      "wide, too few to read every piece (at 1080p with {measured} mm tags "
+                      "{recall}% of the pieces were read in their zone). Print {size} mm tags "
+                      "(companion print-tags --size {size}) or use a 12 MP camera.")
+"""The set-up's warning, a message of the set-up page's catalog (companion.web)."""
+
+
 def resolution_warning(frame_size: tuple[int, int], tag_mm: float,
-                       table_mm: tuple[float, float]) -> str | None:
+                       table_mm: tuple[float, float],
+                       translate: Callable[[str], str] = str) -> str | None:
     """A sentence for the set-up when this camera's frames cannot read tags this small (issue
     #33, honest 1080p), else None. With the table of `table_mm` filling the frame, a tag gets
     tag_mm * min(width / table width, height / table height) pixels; fewer than a
     `SIZE_FOR_1080P` tag gets at 1080p and the tags are misread: the sentence names the
     resolution, the tag size, the zone recall measured at 1080p for that size (or the nearest
-    smaller size measured) and what to do."""
+    smaller size measured) and what to do, in the language `translate` gives."""
     def pixels(size: tuple[int, int], mm: float) -> float:
         return mm * min(size[0] / table_mm[0], size[1] / table_mm[1])
 
@@ -55,18 +63,18 @@ def resolution_warning(frame_size: tuple[int, int], tag_mm: float,
         return None
     measured = [mm for mm in FULL_HD_ZONE_RECALL if mm <= tag_mm] or [min(FULL_HD_ZONE_RECALL)]
     recall = FULL_HD_ZONE_RECALL[max(measured)]
-    return (f"A {frame_size[0]}x{frame_size[1]} camera with {tag_mm:g} mm tags: a tag is "
-            f"about {pixels(frame_size, tag_mm):.0f} px wide, too few to read every piece "
-            f"(at 1080p with {max(measured):g} mm tags {recall:.0%} of the pieces were read in "
-            f"their zone). Print {SIZE_FOR_1080P:g} mm tags (companion print-tags --size "
-            f"{SIZE_FOR_1080P:g}) or use a 12 MP camera.")
+    return translate(RESOLUTION_WARNING).format(
+        width=frame_size[0], height=frame_size[1], tag=f"{tag_mm:g}",
+        px=f"{pixels(frame_size, tag_mm):.0f}", measured=f"{max(measured):g}",
+        recall=f"{recall * 100:.0f}", size=f"{SIZE_FOR_1080P:g}")
 
 
-def camera_warning(board: Board, size: tuple[int, int]) -> str | None:
+def camera_warning(board: Board, size: tuple[int, int],
+                   translate: Callable[[str], str] = str) -> str | None:
     """`resolution_warning` for a camera of frame `size` over this board (its extent, corner
     markers included, filling the frame): what the set-up says, or None."""
     left, top, right, bottom = board.extent
-    return resolution_warning(size, board.tag_mm, (right - left, bottom - top))
+    return resolution_warning(size, board.tag_mm, (right - left, bottom - top), translate)
 
 
 def _page_note(pdf: FPDF, size_mm: float) -> None:

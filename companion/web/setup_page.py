@@ -229,7 +229,8 @@ def _check(frame: PreviewFrame) -> dict[str, Any]:
         found["size"] = [int(frame.frame.shape[1]), int(frame.frame.shape[0])]
         current = _state()  # frames too coarse for the board's tags: said before play
         found["warning"] = camera_warning(current.board(current.game),
-                                          (found["size"][0], found["size"][1])) or ""
+                                          (found["size"][0], found["size"][1]),
+                                          translator(_lang(), "companion.web")) or ""
     return found
 
 
