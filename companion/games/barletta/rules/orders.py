@@ -161,7 +161,8 @@ def _unreachable(batch: Batch, knight: str, spot: object) -> NoReturn:
         raise IllegalAction("F2", Sentence("{knight} enters from its own camp or shield hexes, "
                                            "not the enemy's", knight=name(kit, knight)))
     raise IllegalAction("F", Sentence("{knight} cannot reach {hex}: {points} movement points, "
-                                      "1 a hex", knight=name(kit, knight), hex=repr(spot),
+                                      "1 a hex", knight=name(kit, knight),
+                                      hex=spot if isinstance(spot, str) else Sentence("that hex"),
                                       points=points))
 
 
