@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.engine.core import IllegalAction, Sentence, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
-from companion.games.rumble_nation.rules.names import card_name, joined, region_name
+from companion.games.rumble_nation.rules.names import card_name, joined, player_said, region_name
 from companion.games.rumble_nation.rules.names import player as _player
 
 __all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "no_more_cards",
@@ -29,24 +29,23 @@ def known_keys(args: Mapping[str, Any], allowed: Iterable[str], rule: str, what:
 def region(batch: Batch, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.kit.neighbours:
         raise IllegalAction(rule, Sentence(
-            "there is no region {region} on the map (regions: {regions})", region=repr(value),
-            regions=", ".join(sorted(batch.kit.neighbours))))
+            "there is no such region on the map (regions: {regions})",
+            regions=", ".join(sorted(region_name(batch.kit, r) for r in batch.kit.neighbours))))
     return value
 
 
 def whole(value: Any, rule: str, low: int = 1, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise IllegalAction(rule, Sentence(
-            "a number of soldiers from {low} to {high}, not {value}", low=low, high=high,
-            value=repr(value)))
+            "a number of soldiers from {low} to {high}", low=low, high=high))
     return value
 
 
 def opponent(batch: Batch, player: str, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.state.players or value == player:
         raise IllegalAction(rule, Sentence(
-            "{player} is not one of your opponents ({opponents})", player=repr(value),
-            opponents=joined([_player(p) for p in batch.state.players if p != player])))
+            "{player} is not one of your opponents ({opponents})", player=player_said(value),
+            opponents=joined([player_said(p) for p in batch.state.players if p != player])))
     return value
 
 

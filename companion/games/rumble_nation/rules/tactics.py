@@ -31,7 +31,7 @@ from companion.games.rumble_nation.rules.moves import (
     region,
     whole,
 )
-from companion.games.rumble_nation.rules.names import card_name, region_name
+from companion.games.rumble_nation.rules.names import card_name, card_said, region_name
 from companion.games.rumble_nation.rules.names import player as player_of
 
 __all__ = ["TACTICS", "Tactic", "decide_tactic", "tactic_moves"]
@@ -212,7 +212,7 @@ def decide_tactic(batch: Batch, action: Action) -> None:
     if not isinstance(card, str) or card not in state.tactics:
         shown = ", ".join(card_name(c) for c in state.tactics)
         raise IllegalAction(RULE, Sentence("{card} is not on the display ({cards})",
-                                           card=card_name(card), cards=shown))
+                                           card=card_said(card), cards=shown))
     known_keys(action.args, ("card", *TACTICS[card].keys), RULE, card_name(card))
     moves = tactic_moves(batch, player, action.args)
     batch.emit("TacticCardUsed", player=player, card=card, rule=RULE)
