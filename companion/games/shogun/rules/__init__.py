@@ -46,7 +46,7 @@ from companion.games.shogun.rules.actions import (
     resolve,
     targets,
 )
-from companion.games.shogun.rules.context import SPECIALS, Batch
+from companion.games.shogun.rules.context import SPECIALS, Batch, player_said
 from companion.games.shogun.rules.flow import advance, cards_due
 from companion.games.shogun.rules.round import (
     decide_daimyo,
@@ -170,10 +170,10 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
         verbs = waiting(state).get(action.role)
         if verbs is None:
             raise IllegalAction(self.turn_rule(state), Sentence(
-                "{role} may not act now", role=action.role))
+                "{role} may not act now", role=player_said(action.role)))
         if action.verb not in verbs:
             raise IllegalAction(self.turn_rule(state), Sentence(
-                "'{verb}' is not possible now", verb=action.verb), legal=verbs)
+                "this move is not possible now"), legal=verbs)
         batch = Batch(self.kit, state)
         PHASES.handler(state.phase, action.verb)(batch, action)
         advance(batch)
