@@ -54,10 +54,10 @@ def entries(value: Any, keys: Iterable[str], rule: str, what: str, most: int
     """A list of 1 to `most` small mappings, each taking only `keys` (a card's `moves`)."""
     if not isinstance(value, tuple) or not 1 <= len(value) <= most \
             or not all(isinstance(v, Mapping) for v in value):
-        raise IllegalAction(rule, Sentence("{what}: a list of 1 to {most} entries", what=what,
-                                           most=most))
+        raise IllegalAction(rule, Sentence("{what}: a list of 1 to {most} entries",
+                                           what=Sentence(what), most=most))
     for entry in value:
-        known_keys(entry, keys, rule, Sentence("each of {what}", what=what))
+        known_keys(entry, keys, rule, Sentence("each of {what}", what=Sentence(what)))
     return list(value)
 
 
