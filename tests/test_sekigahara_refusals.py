@@ -268,7 +268,7 @@ def test_7_3_2_too_few_to_overrun_are_told_the_numbers():
                   active=ISH, level="total", clear=True)
     error = rejected(game, move(ISH, "osaka", dict.fromkeys(seven, ("kyoto", "minakuchi"))),
                      "7.3.2")
-    assert "7 ishida block(s) against 2 tokugawa unit(s)" in error.message
+    assert "7 Ishida block(s) against 2 Tokugawa unit(s)" in error.message
     assert "needs 8" in error.message
 
 

@@ -289,5 +289,5 @@ def _answering(state: SekigaharaState, side: str) -> tuple[Battle, list[Deployme
     group = challenged_group(battle)
     if group[0].side != side:
         raise IllegalAction("8.6.1", Sentence("the challenge is answered by {side}",
-                                              side=group[0].side))
+                                              side=side_name(group[0].side)))
     return battle, group

@@ -14,7 +14,13 @@ from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import units_at, update_control
 from companion.games.sekigahara.rules.movement import allowance_left, level_word
-from companion.games.sekigahara.rules.names import at_place, block_name, clauses, side_name
+from companion.games.sekigahara.rules.names import (
+    at_place,
+    block_name,
+    clan_name,
+    clauses,
+    side_name,
+)
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
@@ -97,7 +103,7 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     places = sorted(ctx.recruits_at.get(clan, ()))
     if to not in places:
         raise refusal("7.2", Sentence("{clan} blocks are recruited together only where the "
-                                      "{clan} mon is printed", clan=clan),
+                                      "{clan} mon is printed", clan=clan_name(clan)),
                       _elsewhere(ctx, side, blocks, places))
     return True
 
