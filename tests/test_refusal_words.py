@@ -80,6 +80,18 @@ def ids_of(probe: Probe) -> set[str]:
     return {v for v in found if re.fullmatch(r"[a-z][a-z0-9_]*", v)}
 
 
+def fixed_words(message: str) -> set[str]:
+    """The words a message's templates write themselves (its own and its values' sentences):
+    "camp" in "from its own camp", "chest" in "+1 war chest" are words, not ids sent."""
+    if not isinstance(message, Sentence):
+        return set()
+    found = set(re.findall(r"[\w']+", message.template))
+    for value in message.values.values():
+        if isinstance(value, str):
+            found |= fixed_words(value)
+    return found
+
+
 def faults(text: str, lang: str, ids: set[str], roles: tuple[str, ...]) -> list[str]:
     """What is wrong with one rendered message (empty: nothing)."""
     wrong = [f"snake_case {m!r}" for m in SNAKE.findall(text)]
@@ -107,9 +119,10 @@ def hear(probe: Probe, found: Found, candidates: list[Action]) -> None:
             template = message.template if isinstance(message, Sentence) else str(message)
             if template in HOST_TEMPLATES:
                 continue
+            fixed = fixed_words(message)
             for lang in LANGS:
                 text = say(message, says[lang])
-                wrong = faults(text, lang, ids, roles)
+                wrong = faults(text, lang, ids - fixed, roles)
                 if wrong:
                     key = f"{lang}: {template}"
                     found.problems.setdefault(
