@@ -10,7 +10,6 @@ from typing import Any
 from companion.engine.core import IllegalAction, Sentence, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.names import card_name, joined, player_said, region_name
-from companion.games.rumble_nation.rules.names import player as _player
 
 __all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "no_more_cards",
            "opponent", "region", "whole"]
@@ -78,7 +77,7 @@ def check_card_allowed(batch: Batch, player: str, used: frozenset[str], what: st
 def no_more_cards(katana: Mapping[str, int]) -> Sentence:
     """Why no card may be played once a player holds a katana (5.1.2, 7), naming who does."""
     return Sentence("no more cards once a player has placed all his soldiers ({players} has)",
-                    players=joined([_player(p) for p in sorted(katana)]))
+                    players=joined([player_said(p) for p in sorted(katana)]))
 
 
 def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
@@ -93,14 +92,14 @@ def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
         have = batch.state.reserve.get(player, 0) if where == "reserve" \
             else batch.state.count(where, player)
         if have < count:
-            place = Sentence("in {player}'s reserve", player=_player(player)) \
+            place = Sentence("in {player}'s reserve", player=player_said(player)) \
                 if where == "reserve" else Sentence("in {region}",
                                                     region=region_name(batch.kit, where))
             raise IllegalAction(rule, Sentence(
                 "{card} needs {count} of {player}'s soldiers {place}; there is {have}"
                 if have == 1 else
                 "{card} needs {count} of {player}'s soldiers {place}; there are {have}",
-                card=card_name(card), count=count, player=_player(player), place=place,
+                card=card_name(card), count=count, player=player_said(player), place=place,
                 have=have))
     extra = {"daimyo": dict(daimyo)} if daimyo else {}
     batch.emit("UnitsMoved", card=card, moves=list(moves), **extra, rule=rule)

@@ -31,8 +31,12 @@ from companion.games.rumble_nation.rules.moves import (
     region,
     whole,
 )
-from companion.games.rumble_nation.rules.names import card_name, card_said, region_name
-from companion.games.rumble_nation.rules.names import player as player_of
+from companion.games.rumble_nation.rules.names import (
+    card_name,
+    card_said,
+    player_said,
+    region_name,
+)
 
 __all__ = ["TACTICS", "Tactic", "decide_tactic", "tactic_moves"]
 
@@ -66,7 +70,7 @@ def _holds(batch: Batch, where: str, player: str, what: str) -> None:
     if not batch.state.units(where, player):
         raise IllegalAction(RULE, Sentence(
             "{card}: {region} holds none of {player}'s soldiers", card=what,
-            region=region_name(batch.kit, where), player=player_of(player)))
+            region=region_name(batch.kit, where), player=player_said(player)))
 
 
 def _move(batch: Batch, owner: str, args: Args, count: int, kind: str | None = None
