@@ -13,7 +13,10 @@ catalogs, then the engine's and the shell's) in both languages, and must hold no
 token, no id the game's actions use that is not also the printed name (an id the Italian
 catalog translates, as Sekigahara's "minimal" movement, is a word of the rulebook), no Python
 value (`None`, `True`, `False`, a bracket, a quoted word), no lower-case side id, no unfilled
-`{placeholder}`, and, in Italian, no English word of the templates (a catalog entry missing).
+`{placeholder}`, and, in Italian, no English word of the templates (a catalog entry
+missing). A side's colour before its pieces ("2 red soldiers") is a word, not a side named.
+The refusal's `legal` words are checked the same way, as the hub says them (its alternatives
+in the game's words), for the games that say their actions in words.
 
 The engine's own refusals (a verb the phase does not take, an unknown argument: raised by the
 host's `PhaseTable`, not by a game's rules) name the verb and argument as sent; a client sends
@@ -31,6 +34,7 @@ from typing import Any
 import pytest
 
 from companion.engine import CHANCE, Action, IllegalAction, Sentence, say
+from companion.engine.core import Rules
 from companion.games import all_games
 from companion.web.replays import sentences_in
 from tests.test_every_game import Probe, near_misses, option_sets, play, remember
@@ -48,7 +52,7 @@ ENGLISH = re.compile(r"\b(the|and|is|are|not|has|have|must|only|this|that|with|f
                      r"cannot|can|may|already|been|which|when|there|their|your|of|to|on|"
                      r"at|for|by|its|it|be|was|were|no longer|any|each|every|one|two|block|"
                      r"blocks|card|cards|turn|move|moves|phase|player|side|army|armies|"
-                     r"knight|knights|province|provinces|region|soldiers?|dice|die)\b")
+                     r"knight|knights|provinces|region|soldiers?|dice|die)\b")
 """English words of the rules' templates: none may be left in an Italian message."""
 
 
@@ -98,10 +102,22 @@ def faults(text: str, lang: str, ids: set[str], roles: tuple[str, ...]) -> list[
     wrong += [f"Python value {m.group(0)!r}" for m in PYTHON.finditer(text)]
     words = set(re.findall(r"[\w']+", text))
     wrong += [f"id {w!r}" for w in sorted(ids & words)]
-    wrong += [f"side id {r!r}" for r in roles if r in words]
+    wrong += [f"side id {r!r}" for r in roles
+              if re.search(rf"\b{r}\b(?! (soldiers?|blocks?|armies|army|units?)\b)", text)]
     if lang == "it":
         wrong += [f"English {m.group(0)!r}" for m in ENGLISH.finditer(text)]
     return wrong
+
+
+def legal_said(probe: Probe, exc: IllegalAction, role: str, lang: str) -> list[str]:
+    """A refusal's legal words as the hub's alert says them (`Hub._alert_for`): the actions
+    behind them in the rules' words where the refusal names them, else each word said."""
+    rules, state = probe.game.rules, probe.game.state
+    if type(rules).say is Rules.say:
+        return []  # a game without words of its own (Skirmish) says every action raw
+    if exc.legal and len(exc.alternatives) == len(exc.legal):
+        return [rules.say(state, a, role, lang) for a in exc.alternatives]
+    return [say(word, sentences_in(rules, lang)) for word in exc.legal]
 
 
 def hear(probe: Probe, found: Found, candidates: list[Action]) -> None:
@@ -120,6 +136,7 @@ def hear(probe: Probe, found: Found, candidates: list[Action]) -> None:
             if template in HOST_TEMPLATES:
                 continue
             fixed = fixed_words(message)
+            coded = {i for i in ids if not i.isalpha()}
             for lang in LANGS:
                 text = say(message, says[lang])
                 wrong = faults(text, lang, ids - fixed, roles)
@@ -127,6 +144,12 @@ def hear(probe: Probe, found: Found, candidates: list[Action]) -> None:
                     key = f"{lang}: {template}"
                     found.problems.setdefault(
                         key, f"[{exc.rule}] {text!r}: {', '.join(wrong)} (from {action})")
+                for word in legal_said(probe, exc, action.role, lang):  # said, no templates:
+                    wrong = faults(word, lang, coded, roles)  # "1 chest card" is no id
+                    if wrong:
+                        found.problems.setdefault(
+                            f"{lang} legal: {template}",
+                            f"[{exc.rule}] legal {word!r}: {', '.join(wrong)} (from {action})")
         except Exception:  # a crash is tests/test_every_game.py's to report
             found.tally["crashed"] += 1
 
