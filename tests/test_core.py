@@ -106,7 +106,7 @@ def test_s3_1_a_move_must_follow_a_road_and_lists_the_legal_ones(game):
     with pytest.raises(IllegalAction) as info:
         game.apply(move("red", "red_a", "hill"))
     assert info.value.rule == "S3.1"
-    assert "no road leads from red_camp to 'hill'" in str(info.value)
+    assert "no road leads from Red Camp to Hill" in str(info.value)
     assert sorted(info.value.legal) == ["red move red_a to ford", "red move red_a to mill"]
 
 

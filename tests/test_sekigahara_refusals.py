@@ -17,6 +17,7 @@ from sekigahara_helpers import KIT, cards_of, event_types, move, placed, rules, 
 
 from companion.engine import CHANCE, Action, Game, IllegalAction
 from companion.games.sekigahara.rules import legal
+from companion.games.sekigahara.rules.names import card_name
 from companion.games.sekigahara.rules.recruitment import recruitment_locations
 from companion.games.sekigahara.rules.state import ELIMINATED
 from companion.games.sekigahara.rules.words import block_name
@@ -126,7 +127,7 @@ def test_7_3_3_each_forced_march_card_must_be_in_the_hand():
     error = rejected(game, move(TOK, "edo", split(four),
                                 forced_marches={T_CARDS[0]: four[:2], T_CARDS[1]: four[2:]}),
                      "7.3.3")
-    assert T_CARDS[1] in error.message
+    assert f"{card_name(KIT, T_CARDS[1])} is not in the Tokugawa hand" in error.message
 
 
 def test_7_3_1_a_second_move_from_the_stack_says_how_to_split_it():
@@ -267,7 +268,7 @@ def test_7_3_2_too_few_to_overrun_are_told_the_numbers():
                   active=ISH, level="total", clear=True)
     error = rejected(game, move(ISH, "osaka", dict.fromkeys(seven, ("kyoto", "minakuchi"))),
                      "7.3.2")
-    assert "7 ishida block(s) against 2 tokugawa unit(s)" in error.message
+    assert "7 Ishida block(s) against 2 Tokugawa unit(s)" in error.message
     assert "needs 8" in error.message
 
 
@@ -290,7 +291,7 @@ def test_8_9_2_the_attacker_choosing_for_the_castle_is_refused_under_8_9_2():
     rejected(game, Action(TOK, "castle", {"inside": False}), "8.9.2")
     with pytest.raises(IllegalAction) as info:  # the rules refuse it too, naming the holder
         game.rules.decide(game.state, Action(TOK, "castle", {"inside": True}))
-    assert info.value.rule == "8.9.2" and "ishida decides" in info.value.message
+    assert info.value.rule == "8.9.2" and "Ishida decides" in info.value.message
     game.apply(Action(ISH, "castle", {"inside": True}))
     assert game.state.battle is not None and game.state.battle.siege
 

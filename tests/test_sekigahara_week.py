@@ -267,7 +267,7 @@ def test_5_2_setup_actions_complete_a_table_mode_set_up():
 def test_3_3_a_card_of_the_other_deck_is_refused(knowledge):
     game = set_up(knowledge, seed=1)
     error = refusal(game, Action(ISHIDA, "bid", {"card": "T-loyalty-1"}), "6.3")
-    assert "ishida cards" in error.message
+    assert "Ishida cards" in error.message
 
 
 def test_3_3_table_mode_refuses_a_card_already_on_the_discard_pile():
@@ -587,7 +587,7 @@ def test_6_3_bidding_a_card_not_in_hand_is_illegal():
     game = set_up("full", seed=4)
     stranger = next(c for c in cards_of(ISHIDA) if c not in game.state.hands[ISHIDA].cards)
     error = refusal(game, Action(ISHIDA, "bid", {"card": stranger}), "6.3")
-    assert "not in the ishida hand" in error.message
+    assert "not in the Ishida hand" in error.message
 
 
 def test_6_3_a_bid_is_exactly_one_card():

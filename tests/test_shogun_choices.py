@@ -98,7 +98,7 @@ def test_3_2_only_the_holder_adds_the_attack_army() -> None:
     with pytest.raises(IllegalAction, match="only the holder") as refused:
         g.apply(Action("red", "attack", {"to": q, "armies": 2, "extra": True}))
     assert refused.value.rule == "3.2" and g.state == before
-    with pytest.raises(IllegalAction, match="true or false"):
+    with pytest.raises(IllegalAction, match="say yes or no to the extra army"):
         g.apply(Action("red", "attack", {"to": q, "armies": 2, "extra": "yes"}))
     g.apply(Action("red", "attack", {"to": q, "armies": 2, "extra": False}))  # no card: none
 

@@ -133,8 +133,8 @@ class BarlettaRules(Rules[BState, BarlettaKit]):
         waiting = self.to_move(state)
         if action.role not in waiting:
             raise IllegalAction(self.turn_rule(state), Sentence(
-                "it is not {role}'s turn: waiting for {waiting}", role=action.role,
-                waiting=" or ".join(waiting) or "-"))
+                "waiting for {waiting}, not {role}", role=words.side_said(action.role),
+                waiting=words.side_said(waiting[0] if waiting else "")))
         batch = Batch(self.kit, state, self.options)
         before = state.combat
         PHASES.dispatch(step(state), action)(batch, action)

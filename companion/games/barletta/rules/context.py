@@ -47,7 +47,7 @@ class Batch(core.Batch[BState]):
 def knight_arg(batch: Batch, value: Any, side: str, rule: str) -> str:
     """A knight of `side` still in play, named by its id; IllegalAction otherwise."""
     if not isinstance(value, str) or value not in batch.kit.by_id:
-        raise IllegalAction(rule, Sentence("there is no knight {knight}", knight=repr(value)))
+        raise IllegalAction(rule, Sentence("there is no such knight"))
     if batch.side(value) != side:
         raise IllegalAction(rule, Sentence("{knight} is not one of your knights",
                                            knight=name(batch.kit, value)))

@@ -140,6 +140,14 @@ def decide_move(batch: Batch, action: Action) -> None:
         next_activation(batch, side)
 
 
+def _spot_said(spot: object) -> str:
+    """Where a move was sent, as a refusal says it: a hex by its number, the camp in words,
+    "that hex" for what names neither."""
+    if spot == CAMP:
+        return Sentence("the camp")
+    return spot if isinstance(spot, str) and spot.isdigit() else Sentence("that hex")
+
+
 def _unreachable(batch: Batch, knight: str, spot: object) -> NoReturn:
     """Why the move cannot stop on `spot`, with the rule that forbids it: a hex taken by
     another knight, or one reached only through others (G); a hex the camp does not open onto
@@ -161,8 +169,8 @@ def _unreachable(batch: Batch, knight: str, spot: object) -> NoReturn:
         raise IllegalAction("F2", Sentence("{knight} enters from its own camp or shield hexes, "
                                            "not the enemy's", knight=name(kit, knight)))
     raise IllegalAction("F", Sentence("{knight} cannot reach {hex}: {points} movement points, "
-                                      "1 a hex", knight=name(kit, knight), hex=repr(spot),
-                                      points=points))
+                                      "1 a hex", knight=name(kit, knight),
+                                      hex=_spot_said(spot), points=points))
 
 
 def _check_attack(batch: Batch, knight: str, spot: str, cost: int, target: object) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.core import CHANCE, REFEREE, Action
+from companion.engine.core import CHANCE, REFEREE, Action, Sentence
 from companion.games.barletta.kit import BarlettaKit
 from companion.games.barletta.rules.combat import defender_rolls
 from companion.games.barletta.rules.context import dice
@@ -22,7 +22,7 @@ from companion.games.barletta.rules.state import CAMP, BState
 from companion.i18n import Translate, language, rule_summaries, translator
 from companion.i18n import rule_summary as said_summary
 
-__all__ = ["PACKAGE", "rule_summary", "say", "side_name", "summaries", "translate"]
+__all__ = ["PACKAGE", "rule_summary", "say", "side_name", "side_said", "summaries", "translate"]
 
 PACKAGE = "companion.games.barletta"
 
@@ -37,6 +37,14 @@ def translate(lang: str) -> Translate:
 def side_name(t: Translate, side: str) -> str:
     names = {"italians": t("the Italians"), "french": t("the French")}
     return names.get(side, side)
+
+
+def side_said(role: str) -> Sentence:
+    """A side as a refusal names it, said again in each screen's language ("the Italians",
+    "gli Italiani"); the dice for the chance role, "nobody" when no one is waited for."""
+    names = {"italians": "the Italians", "french": "the French", CHANCE: "the dice",
+             REFEREE: "the referee", "": "nobody"}
+    return Sentence(names.get(role, "another side"))
 
 
 def _knight(kit: BarlettaKit, knight: Any) -> str:

@@ -36,6 +36,7 @@ from companion.games.rumble_nation.rules import picks, words
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.daimyo import decide_daimyo
 from companion.games.rumble_nation.rules.legal import candidates
+from companion.games.rumble_nation.rules.names import player_said
 from companion.games.rumble_nation.rules.setup import (
     decide_choose_daimyo,
     decide_dice,
@@ -149,8 +150,8 @@ class RumbleNationRules(Rules[RNState, RumbleNationKit]):
         if action.role not in waiting:
             raise IllegalAction(self.turn_rule(state), Sentence(
                 "it is not {player}'s turn: waiting for {waiting}",
-                player=words.player(action.role),
-                waiting=words.either([words.player(r) for r in waiting])
+                player=player_said(action.role),
+                waiting=words.either([player_said(r) for r in waiting])
                 or Sentence("nobody (game over)")))
         batch = Batch(self.kit, state, daimyo=bool(self.options["daimyo"]), checking=checking)
         self.phases.handler(step(state), action.verb)(batch, action)

@@ -9,8 +9,7 @@ from typing import Any
 
 from companion.engine.core import IllegalAction, Sentence, refuse_unknown_args
 from companion.games.rumble_nation.rules.context import Batch
-from companion.games.rumble_nation.rules.names import card_name, joined, region_name
-from companion.games.rumble_nation.rules.names import player as _player
+from companion.games.rumble_nation.rules.names import card_name, joined, player_said, region_name
 
 __all__ = ["Move", "apply_moves", "check_card_allowed", "entries", "known_keys", "no_more_cards",
            "opponent", "region", "whole"]
@@ -29,24 +28,23 @@ def known_keys(args: Mapping[str, Any], allowed: Iterable[str], rule: str, what:
 def region(batch: Batch, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.kit.neighbours:
         raise IllegalAction(rule, Sentence(
-            "there is no region {region} on the map (regions: {regions})", region=repr(value),
-            regions=", ".join(sorted(batch.kit.neighbours))))
+            "there is no such region on the map (regions: {regions})",
+            regions=", ".join(sorted(region_name(batch.kit, r) for r in batch.kit.neighbours))))
     return value
 
 
 def whole(value: Any, rule: str, low: int = 1, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise IllegalAction(rule, Sentence(
-            "a number of soldiers from {low} to {high}, not {value}", low=low, high=high,
-            value=repr(value)))
+            "a number of soldiers from {low} to {high}", low=low, high=high))
     return value
 
 
 def opponent(batch: Batch, player: str, value: Any, rule: str) -> str:
     if not isinstance(value, str) or value not in batch.state.players or value == player:
         raise IllegalAction(rule, Sentence(
-            "{player} is not one of your opponents ({opponents})", player=repr(value),
-            opponents=joined([_player(p) for p in batch.state.players if p != player])))
+            "{player} is not one of your opponents ({opponents})", player=player_said(value),
+            opponents=joined([player_said(p) for p in batch.state.players if p != player])))
     return value
 
 
@@ -55,10 +53,10 @@ def entries(value: Any, keys: Iterable[str], rule: str, what: str, most: int
     """A list of 1 to `most` small mappings, each taking only `keys` (a card's `moves`)."""
     if not isinstance(value, tuple) or not 1 <= len(value) <= most \
             or not all(isinstance(v, Mapping) for v in value):
-        raise IllegalAction(rule, Sentence("{what}: a list of 1 to {most} entries", what=what,
-                                           most=most))
+        raise IllegalAction(rule, Sentence("{what}: a list of 1 to {most} entries",
+                                           what=Sentence(what), most=most))
     for entry in value:
-        known_keys(entry, keys, rule, Sentence("each of {what}", what=what))
+        known_keys(entry, keys, rule, Sentence("each of {what}", what=Sentence(what)))
     return list(value)
 
 
@@ -79,7 +77,7 @@ def check_card_allowed(batch: Batch, player: str, used: frozenset[str], what: st
 def no_more_cards(katana: Mapping[str, int]) -> Sentence:
     """Why no card may be played once a player holds a katana (5.1.2, 7), naming who does."""
     return Sentence("no more cards once a player has placed all his soldiers ({players} has)",
-                    players=joined([_player(p) for p in sorted(katana)]))
+                    players=joined([player_said(p) for p in sorted(katana)]))
 
 
 def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
@@ -94,14 +92,14 @@ def apply_moves(batch: Batch, moves: Sequence[Move], card: str, rule: str,
         have = batch.state.reserve.get(player, 0) if where == "reserve" \
             else batch.state.count(where, player)
         if have < count:
-            place = Sentence("in {player}'s reserve", player=_player(player)) \
+            place = Sentence("in {player}'s reserve", player=player_said(player)) \
                 if where == "reserve" else Sentence("in {region}",
                                                     region=region_name(batch.kit, where))
             raise IllegalAction(rule, Sentence(
                 "{card} needs {count} of {player}'s soldiers {place}; there is {have}"
                 if have == 1 else
                 "{card} needs {count} of {player}'s soldiers {place}; there are {have}",
-                card=card_name(card), count=count, player=_player(player), place=place,
+                card=card_name(card), count=count, player=player_said(player), place=place,
                 have=have))
     extra = {"daimyo": dict(daimyo)} if daimyo else {}
     batch.emit("UnitsMoved", card=card, moves=list(moves), **extra, rule=rule)

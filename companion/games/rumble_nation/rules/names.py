@@ -16,7 +16,8 @@ from typing import Any
 from companion.engine.core import Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 
-__all__ = ["CARD_NAMES", "both", "card_name", "either", "joined", "player", "region_name"]
+__all__ = ["CARD_NAMES", "COLOURS", "both", "card_name", "card_said", "either", "joined",
+           "player", "player_said", "region_name"]
 
 CARD_NAMES = {
     "esplorazione": "Esplorazione", "oltre_le_montagne": "Oltre le Montagne",
@@ -43,10 +44,28 @@ def region_name(kit: RumbleNationKit, region: Any) -> str:
     return next((loc.name for loc in kit.locations if loc.id == region), str(region))
 
 
+COLOURS = ("red", "blue", "yellow", "black")
+"""The players' colours as the code spells them."""
+
+
 def player(colour: str) -> Sentence:
-    """A player named in a refusal or an alert, by his colour as the code spells it ("red"),
-    said again as the players call each other ("Rosso": `locales/it/alerts.po`)."""
+    """A player's colour in a refusal or an alert, as the code spells it ("the 2 red
+    soldiers"), said again in a screen's language ("Rosso": `locales/it/alerts.po`)."""
     return Sentence(colour)
+
+
+def player_said(colour: Any) -> Sentence:
+    """A player a refusal names as a person, by his colour as the players call each other
+    ("Red", "Rosso": `locales/it/words.po`); what names no player is "that player"."""
+    if isinstance(colour, str) and colour in COLOURS:
+        return Sentence(colour.capitalize())
+    return Sentence("that player")
+
+
+def card_said(card: Any) -> str:
+    """A card a refusal names: its printed title, or "that card" for what names none."""
+    return CARD_NAMES[card] if isinstance(card, str) and card in CARD_NAMES \
+        else Sentence("that card")
 
 
 def joined(items: Sequence[str], separator: str = ", ") -> str:

@@ -15,7 +15,7 @@ from companion.engine.core import CHANCE, Action, IllegalAction, Sentence
 from companion.games.rumble_nation.kit import RumbleNationKit
 from companion.games.rumble_nation.rules.context import Batch
 from companion.games.rumble_nation.rules.moves import known_keys
-from companion.games.rumble_nation.rules.names import card_name
+from companion.games.rumble_nation.rules.names import card_name, card_said
 
 __all__ = ["decide_choose_daimyo", "decide_dice", "decide_setup", "dice_rolled", "sample_setup"]
 
@@ -107,7 +107,7 @@ def decide_choose_daimyo(batch: Batch, action: Action) -> None:
     offer = batch.state.daimyo_display
     if not isinstance(card, str) or card not in offer:
         raise IllegalAction("8", Sentence(
-            "{card} is not among the daimyo cards on offer ({cards})", card=card_name(card),
+            "{card} is not among the daimyo cards on offer ({cards})", card=card_said(card),
             cards=", ".join(card_name(c) for c in offer)))
     batch.emit("DaimyoCardChosen", player=action.role, card=card, rule="8")
     state = batch.state

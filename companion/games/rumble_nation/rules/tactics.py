@@ -31,8 +31,12 @@ from companion.games.rumble_nation.rules.moves import (
     region,
     whole,
 )
-from companion.games.rumble_nation.rules.names import card_name, region_name
-from companion.games.rumble_nation.rules.names import player as player_of
+from companion.games.rumble_nation.rules.names import (
+    card_name,
+    card_said,
+    player_said,
+    region_name,
+)
 
 __all__ = ["TACTICS", "Tactic", "decide_tactic", "tactic_moves"]
 
@@ -66,7 +70,7 @@ def _holds(batch: Batch, where: str, player: str, what: str) -> None:
     if not batch.state.units(where, player):
         raise IllegalAction(RULE, Sentence(
             "{card}: {region} holds none of {player}'s soldiers", card=what,
-            region=region_name(batch.kit, where), player=player_of(player)))
+            region=region_name(batch.kit, where), player=player_said(player)))
 
 
 def _move(batch: Batch, owner: str, args: Args, count: int, kind: str | None = None
@@ -212,7 +216,7 @@ def decide_tactic(batch: Batch, action: Action) -> None:
     if not isinstance(card, str) or card not in state.tactics:
         shown = ", ".join(card_name(c) for c in state.tactics)
         raise IllegalAction(RULE, Sentence("{card} is not on the display ({cards})",
-                                           card=card_name(card), cards=shown))
+                                           card=card_said(card), cards=shown))
     known_keys(action.args, ("card", *TACTICS[card].keys), RULE, card_name(card))
     moves = tactic_moves(batch, player, action.args)
     batch.emit("TacticCardUsed", player=player, card=card, rule=RULE)

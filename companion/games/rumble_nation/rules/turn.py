@@ -55,8 +55,7 @@ def _pair(dice: tuple[int, ...], value: Any) -> tuple[int, int]:
     if not isinstance(value, tuple) or len(value) != 2 or value[0] == value[1] or not all(
             isinstance(i, int) and not isinstance(i, bool) and 0 <= i <= 2 for i in value):
         raise IllegalAction(RULE, Sentence(
-            "choose two of the three dice (0, 1, 2) for the pair, not {value}",
-            value=repr(value)))
+            "choose two of the three dice for the pair"))
     faces = sorted((dice[value[0]], dice[value[1]]))
     return next((i, j) for i, j in PAIRS if sorted((dice[i], dice[j])) == faces)
 
@@ -100,8 +99,8 @@ def decide_deploy(batch: Batch, action: Action) -> None:
     placed = deployment(state, player, action.args.get("pair"))
     daimyo = action.args.get("daimyo", False)
     if not isinstance(daimyo, bool):
-        raise IllegalAction("8", Sentence("deploy your daimyo: true or false, not {value}",
-                                          value=repr(daimyo)))
+        raise IllegalAction("8", Sentence(
+            "say whether your daimyo is deployed too"))
     if daimyo and player not in state.daimyo_in_reserve:
         raise IllegalAction("8", "your daimyo is already on the map")
     units = placed.units

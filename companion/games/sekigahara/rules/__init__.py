@@ -48,6 +48,7 @@ from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.corrections import REVEALING, correct
 from companion.games.sekigahara.rules.mori import decide_mori
 from companion.games.sekigahara.rules.movement import decide_end_movement, decide_level, decide_move
+from companion.games.sekigahara.rules.names import side_said
 from companion.games.sekigahara.rules.offers import keep_accepted
 from companion.games.sekigahara.rules.recruitment import decide_recruit
 from companion.games.sekigahara.rules.setup import (
@@ -230,11 +231,11 @@ class SekigaharaRules(Rules[SekigaharaState, SekigaharaKit]):
         pending = next((p for p in batch.state.pending if p.kind == "cards" and p.side == side),
                        None)
         if action.verb != "deal" or pending is None:
-            due = [Sentence("{kind} {side} {count}", side=p.side, count=p.count,
+            due = [Sentence("{kind} {side} {count}", side=side_said(p.side), count=p.count,
                             kind=Sentence("cards") if p.kind == "cards" else Sentence("blocks"))
                    for p in batch.state.pending]
-            raise IllegalAction("3.3", Sentence("chance cannot '{verb}' for {side!r} now",
-                                                verb=action.verb, side=side), legal=due)
+            raise IllegalAction("3.3", Sentence("no cards are drawn for {side} now",
+                                                side=side_said(side)), legal=due)
         cards = action.args.get("cards")
         if not isinstance(cards, tuple):
             raise IllegalAction("3.3", "a deal names the cards drawn")

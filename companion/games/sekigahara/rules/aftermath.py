@@ -7,7 +7,7 @@ from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.combat import CASTLE_CAPACITY
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, units_at, update_control
-from companion.games.sekigahara.rules.names import listed
+from companion.games.sekigahara.rules.names import block_name, listed, side_name, side_said
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import Battle, SekigaharaState
@@ -92,7 +92,7 @@ def decide_casualties(ctx: Context, batch: Batch, action: Action) -> None:
     due = casualties_due(ctx, batch.state)
     if due is None or due[0] != action.role:
         raise IllegalAction("8.7.2", Sentence("{side} has no losses to choose now",
-                                              side=action.role))
+                                              side=side_said(action.role)))
     side, count = due
     picked = action.args.get("blocks")
     tiers = loss_order(ctx, batch.state, side)
@@ -100,9 +100,9 @@ def decide_casualties(ctx: Context, batch: Batch, action: Action) -> None:
     rule = "8.9.4" if batch.state.battle and batch.state.battle.siege else "8.7.2"
     if not isinstance(picked, tuple) or len(picked) != count or len(set(picked)) != count \
             or not set(picked) <= allowed:
-        units = ", ".join(sorted(allowed))
+        units = listed([block_name(ctx.kit, u) for u in sorted(allowed)])
         raise IllegalAction(rule, Sentence("{side} loses {count} different unit(s) of: {units}",
-                                           side=side, count=count, units=units))
+                                           side=side_name(side), count=count, units=units))
     problem = _check_order(tiers, list(picked))
     if problem:
         raise IllegalAction("9.1" if "Hideyori" in problem else rule, problem)

@@ -16,7 +16,13 @@ from companion.games.sekigahara.kit import Block, Card
 from companion.games.sekigahara.rules.cards import card_list, check_in_hand, discard
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of
-from companion.games.sekigahara.rules.names import block_name, card_name, clan_name
+from companion.games.sekigahara.rules.names import (
+    block_name,
+    card_name,
+    clan_name,
+    side_name,
+    side_said,
+)
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import Battle, Deployment, SekigaharaState
 
@@ -98,10 +104,10 @@ def _check_turn(battle: Battle, side: str) -> None:
     if side != holder:
         if side in battle.done:
             raise IllegalAction("8.5", Sentence(
-                "{side} declared it is done deploying in this battle", side=side))
+                "{side} declared it is done deploying in this battle", side=side_name(side)))
         raise IllegalAction("8.5", Sentence(
             "{side} has the initiative: the side behind deploys until it leads (the defender "
-            "leads on a tie)", side=holder))
+            "leads on a tie)", side=side_said(holder)))
 
 
 def _own_block(ctx: Context, state: SekigaharaState, side: str, block_id: object) -> Block:
@@ -110,7 +116,7 @@ def _own_block(ctx: Context, state: SekigaharaState, side: str, block_id: object
     block = ctx.kit.block.get(str(block_id))
     if block is None or block.side != side:  # an enemy block is never placed for its foe
         raise IllegalAction("8.2.3", Sentence("{side} has no such block in the battle at {place}",
-                                              side=side, place=ctx.name(battle.at)))
+                                              side=side_name(side), place=ctx.name(battle.at)))
     if state.positions.get(block.id) != battle.at:
         raise IllegalAction("8.2.3", Sentence("{block} is not in the battle at {place}",
                                               block=block_name(ctx.kit, block.id),
@@ -283,5 +289,5 @@ def _answering(state: SekigaharaState, side: str) -> tuple[Battle, list[Deployme
     group = challenged_group(battle)
     if group[0].side != side:
         raise IllegalAction("8.6.1", Sentence("the challenge is answered by {side}",
-                                              side=group[0].side))
+                                              side=side_name(group[0].side)))
     return battle, group

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.engine.core import IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context
+from companion.games.sekigahara.rules.names import card_name, card_names, card_said, side_name
 from companion.games.sekigahara.rules.state import Hand, Pending, SekigaharaState
 
 __all__ = [
@@ -35,8 +36,7 @@ def card_list(value: Any, rule: str) -> list[str]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, Sequence) or not all(isinstance(c, str) for c in value):
-        raise IllegalAction(rule, Sentence("cards must be a list of card ids, got {value!r}",
-                                           value=value))
+        raise IllegalAction(rule, Sentence("name the cards one by one"))
     return list(value)
 
 
@@ -44,21 +44,25 @@ def check_in_hand(ctx: Context, state: SekigaharaState, side: str, cards: Sequen
                   rule: str) -> None:
     """Raise IllegalAction unless `side` can hold all of `cards` in its hand now."""
     if len(set(cards)) != len(cards):
-        named = ", ".join(cards)
+        named = card_names(ctx.kit, cards)
         raise IllegalAction(rule, Sentence("the same card is named twice: {cards}", cards=named))
     hand = state.hands[side]
     for card in cards:
         if ctx.card_side.get(card) != side:
-            raise IllegalAction(rule, Sentence("'{card}' is not one of the {side} cards (3.3)",
-                                               card=card, side=side))
+            raise IllegalAction(rule, Sentence("{card} is not one of the {side} cards (3.3)",
+                                               card=card_said(ctx.kit, card),
+                                               side=side_name(side)))
         if hand.cards is not None and card not in hand.cards:
-            raise IllegalAction(rule, Sentence("{card} is not in the {side} hand", card=card,
-                                               side=side))
+            raise IllegalAction(rule, Sentence("{card} is not in the {side} hand",
+                                               card=card_name(ctx.kit, card),
+                                               side=side_name(side)))
         if card in hand.discard:
             raise IllegalAction(rule, Sentence(
-                "{card} was already played and lies on the discard pile", card=card))
+                "{card} was already played and lies on the discard pile",
+                card=card_name(ctx.kit, card)))
     if len(cards) > hand.count:
-        raise IllegalAction(rule, Sentence("{side} holds {held} card(s), not {count}", side=side,
+        raise IllegalAction(rule, Sentence("{side} holds {held} card(s), not {count}",
+                                           side=side_name(side),
                                            held=hand.count, count=len(cards)))
 
 

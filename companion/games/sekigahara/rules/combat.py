@@ -13,6 +13,7 @@ from companion.games.sekigahara.kit import SIDES
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, disks_of, units_at
 from companion.games.sekigahara.rules.mori import OSAKA, mori_order, mori_to_battle
+from companion.games.sekigahara.rules.names import side_name, side_said
 from companion.games.sekigahara.rules.offers import refusal
 from companion.games.sekigahara.rules.state import SekigaharaState
 
@@ -93,7 +94,7 @@ def decide_castle(ctx: Context, batch: Batch, action: Action) -> None:
     if side != holder:
         raise IllegalAction("8.9.2", Sentence(
             "{holder} holds {place} castle, so {holder} decides whether to stay inside, not "
-            "{side}", holder=holder, place=ctx.name(at), side=side))
+            "{side}", holder=side_said(holder), place=ctx.name(at), side=side_name(side)))
     inside = action.args.get("inside")
     if not isinstance(inside, bool):
         raise IllegalAction("8.9.2", "say whether to stay inside the castle: inside true/false")

@@ -86,8 +86,10 @@ class Context:
         return isinstance(place, str) and place in self.kit.location
 
     def name(self, place: str) -> str:
+        """A location by its printed name; "that place" for what names none (a refusal
+        never quotes an id or a value as it was sent)."""
         loc = self.kit.location.get(place)
-        return loc.name if loc else place
+        return loc.name if loc else core.Sentence("that place")
 
 
 class Batch(core.Batch[SekigaharaState]):

@@ -42,6 +42,7 @@ from companion.games.sekigahara.rules.names import (
     block_names,
     card_name,
     listed,
+    side_name,
 )
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import can_overrun, overrun, why_not_overrun
@@ -96,7 +97,7 @@ def decide_level(ctx: Context, batch: Batch, action: Action) -> None:
     if not isinstance(level, str) or level not in LEVEL_CARDS:
         affordable = [level_word(lvl) for lvl, cost in LEVEL_CARDS.items()
                       if (cost or 0) <= batch.state.hands[side].count]
-        raise IllegalAction("7.1", Sentence("no movement level {level!r}", level=level),
+        raise IllegalAction("7.1", Sentence("no such movement level"),
                             legal=affordable)
     cards = card_list(action.args.get("cards"), "7.1")
     cost = LEVEL_CARDS[str(level)]
@@ -197,8 +198,7 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
             level=level_word(mp.level), count=LEVEL_GROUPS[mp.level]))
     source = action.args.get("from")
     if not ctx.is_location(source):
-        raise IllegalAction("7.3.1", Sentence("a move starts from a location, not {place!r}",
-                                              place=source))
+        raise IllegalAction("7.3.1", Sentence("a move starts from a location"))
     paths = action.args.get("paths")
     if not isinstance(paths, Mapping) or not paths:
         raise IllegalAction("7.3.1", "name the moving blocks and the path of each")
@@ -207,9 +207,8 @@ def _read_move(ctx: Context, state: SekigaharaState, action: Action) -> _Move:
         _check_block(ctx, state, side, str(source), block, movable)
         if not isinstance(path, tuple) or not path or not all(ctx.is_location(p) for p in path):
             raise IllegalAction("7.3.1", Sentence(
-                "the path of {block} from {place} must list the locations it enters, got "
-                "{path!r}", block=block_name(ctx.kit, block), place=ctx.name(str(source)),
-                path=path))
+                "the path of {block} from {place} must list the locations it enters",
+                block=block_name(ctx.kit, block), place=ctx.name(str(source))))
     leader = action.args.get("leader")
     return _Move(side, str(source), {b: tuple(p) for b, p in paths.items()},
                  str(leader) if leader else None, read_marches(action, paths), action.args)
@@ -222,7 +221,8 @@ def _check_block(ctx: Context, state: SekigaharaState, side: str, source: str, b
     mp = state.movement
     name = block_name(ctx.kit, block)
     if ctx.owner.get(block) != side:  # never say where an enemy block is
-        raise IllegalAction("7.3.1", Sentence("{side} has no such block at {place}", side=side,
+        raise IllegalAction("7.3.1", Sentence("{side} has no such block at {place}",
+                                              side=side_name(side),
                                               place=ctx.name(source)))
     if state.positions.get(block) != source:
         raise IllegalAction("7.3.1", Sentence(
@@ -302,7 +302,7 @@ def _check_leader(ctx: Context, state: SekigaharaState, move: _Move) -> str | No
             named = block_name(ctx.kit, leader) if block is not None \
                 and block.side == move.side else Sentence("that block")  # an enemy's: unnamed
             raise IllegalAction("7.3.4", Sentence("{block} is not a {side} leader at {place}",
-                                                  block=named, side=move.side,
+                                                  block=named, side=side_name(move.side),
                                                   place=ctx.name(move.source)))
     return command_source(ctx, state, move.side, move.source, leader)
 

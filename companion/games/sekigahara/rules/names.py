@@ -16,9 +16,26 @@ from companion.games.sekigahara.kit import SekigaharaKit
 from companion.games.sekigahara.rules.state import BAG, ELIMINATED
 
 __all__ = [
-    "CLANS", "COMMANDERS", "DEPLOYMENT", "DISKS", "NAMED_LEADERS", "Translate", "at_place",
-    "block_name", "block_names", "card_name", "card_names", "clan_name", "clauses",
-    "count_blocks", "count_cards", "listed", "place_name", "side_name",
+    "CLANS",
+    "COMMANDERS",
+    "DEPLOYMENT",
+    "DISKS",
+    "NAMED_LEADERS",
+    "Translate",
+    "at_place",
+    "block_name",
+    "block_names",
+    "card_name",
+    "card_names",
+    "card_said",
+    "clan_name",
+    "clauses",
+    "count_blocks",
+    "count_cards",
+    "listed",
+    "place_name",
+    "side_name",
+    "side_said",
 ]
 
 Translate = Callable[[str], str]
@@ -52,6 +69,17 @@ def _english(text: str) -> str:
 def side_name(side: str) -> str:
     """A side as players say it: "Ishida", "Tokugawa" (the same in every language)."""
     return side[:1].upper() + side[1:]
+
+
+def side_said(side: object) -> str:
+    """A side a refusal names: "Ishida", "Tokugawa"; "that side" for what names neither."""
+    return side_name(side) if side in ("ishida", "tokugawa") else Sentence("that side")
+
+
+def card_said(kit: SekigaharaKit, card: object) -> str:
+    """A card a refusal names, by its mon and kind; "that card" for what names none."""
+    return card_name(kit, card) if isinstance(card, str) and card in kit.card \
+        else Sentence("that card")
 
 
 def clan_name(clan: str | None) -> str:

@@ -9,6 +9,7 @@ from companion.engine.core import Sentence
 from companion.games.sekigahara.rules.cards import draw
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import blocks_of, castle_controller, units_at
+from companion.games.sekigahara.rules.names import side_name
 from companion.games.sekigahara.rules.state import SekigaharaState
 from companion.games.sekigahara.rules.victory import check_instant_victory
 
@@ -37,11 +38,12 @@ def why_not_overrun(ctx: Context, state: SekigaharaState, where: str,
     foe = other(side)
     if _holds_castle(ctx, state, where, foe):
         return "7.4.3", Sentence("{side} holds {place} castle, and units holding a castle "
-                                 "cannot be overrun", side=foe, place=ctx.name(where))
+                                 "cannot be overrun", side=side_name(foe), place=ctx.name(where))
     mine, theirs = len(blocks_of(ctx, state, where, side)), len(units_at(ctx, state, where, foe))
     return "7.3.2", Sentence("{mine} {side} block(s) against {theirs} {foe} unit(s): an overrun "
-                             "needs {needed}, four times as many (7.4.1)", mine=mine, side=side,
-                             theirs=theirs, foe=foe, needed=OVERRUN_RATIO * theirs)
+                             "needs {needed}, four times as many (7.4.1)", mine=mine,
+                             side=side_name(side), theirs=theirs, foe=side_name(foe),
+                             needed=OVERRUN_RATIO * theirs)
 
 
 def _holds_castle(ctx: Context, state: SekigaharaState, where: str, side: str) -> bool:

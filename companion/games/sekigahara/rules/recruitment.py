@@ -14,7 +14,13 @@ from companion.engine.core import Action, IllegalAction, Sentence
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import units_at, update_control
 from companion.games.sekigahara.rules.movement import allowance_left, level_word
-from companion.games.sekigahara.rules.names import at_place, block_name, clauses
+from companion.games.sekigahara.rules.names import (
+    at_place,
+    block_name,
+    clan_name,
+    clauses,
+    side_name,
+)
 from companion.games.sekigahara.rules.offers import Offer, refusal
 from companion.games.sekigahara.rules.overrun import overrun
 from companion.games.sekigahara.rules.state import SekigaharaState
@@ -71,11 +77,12 @@ def _read(ctx: Context, state: SekigaharaState, action: Action) -> tuple[list[st
                                   where=at_place(ctx.kit, state.positions[b], side=side))
                          for b in own])
         raise IllegalAction("7.2", Sentence(
-            "only blocks in the {side} recruitment box are recruited: {where}", side=side,
+            "only blocks in the {side} recruitment box are recruited: {where}",
+            side=side_name(side),
             where=where) if where else Sentence(
-            "only blocks in the {side} recruitment box are recruited", side=side))
+            "only blocks in the {side} recruitment box are recruited", side=side_name(side)))
     if not ctx.is_location(to):
-        raise IllegalAction("7.2", Sentence("recruit to a location, not {place!r}", place=to))
+        raise IllegalAction("7.2", Sentence("recruit to a location"))
     return [str(b) for b in blocks], str(to)
 
 
@@ -86,7 +93,7 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
         places = recruitment_locations(ctx, side)
         if to not in places:
             raise refusal("7.2", Sentence("{place} is not a {side} recruitment location",
-                                          place=ctx.name(to), side=side),
+                                          place=ctx.name(to), side=side_name(side)),
                           _elsewhere(ctx, side, blocks, places))
         return False
     if len(clans) > 1:
@@ -96,7 +103,7 @@ def _choose_way(ctx: Context, side: str, blocks: list[str], to: str) -> bool:
     places = sorted(ctx.recruits_at.get(clan, ()))
     if to not in places:
         raise refusal("7.2", Sentence("{clan} blocks are recruited together only where the "
-                                      "{clan} mon is printed", clan=clan),
+                                      "{clan} mon is printed", clan=clan_name(clan)),
                       _elsewhere(ctx, side, blocks, places))
     return True
 

@@ -15,6 +15,7 @@ from companion.games.sekigahara.rules.cards import card_list, check_in_hand, dis
 from companion.games.sekigahara.rules.combat import battles_due, start_fight
 from companion.games.sekigahara.rules.context import Batch, Context, other
 from companion.games.sekigahara.rules.locations import count_control
+from companion.games.sekigahara.rules.names import side_name
 from companion.games.sekigahara.rules.state import BAG, Pending
 from companion.games.sekigahara.rules.victory import end_of_game
 
@@ -71,7 +72,8 @@ def decide_discard(ctx: Context, batch: Batch, action: Action) -> None:
     if len(cards) != owed:
         raise IllegalAction("6.2", Sentence(
             "{side} must discard {owed} card(s) (half of {held}, rounded down), not {count}",
-            side=side, owed=owed, held=batch.state.hands[side].count, count=len(cards)))
+            side=side_name(side), owed=owed, held=batch.state.hands[side].count,
+            count=len(cards)))
     check_in_hand(ctx, batch.state, side, cards, "6.2")
     discard(batch, side, cards, "reinforcements", "6.2")
 
@@ -107,8 +109,7 @@ def decide_choose_first(ctx: Context, batch: Batch, action: Action) -> None:
     """6.3: the bid's winner decides who moves first in both turns of the week."""
     first = action.args.get("first")
     if first not in SIDES:
-        raise IllegalAction("6.3", Sentence("choose 'ishida' or 'tokugawa' to move first, not "
-                                            "{first!r}", first=first))
+        raise IllegalAction("6.3", Sentence("choose Ishida or Tokugawa to move first"))
     batch.emit("FirstPlayerChosen", first=first, by=action.role, rule="6.3")
     batch.emit("PhaseBegan", phase="movement", turn="A", active=first, second_half=False,
                rule="6.4")

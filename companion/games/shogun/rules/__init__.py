@@ -46,7 +46,7 @@ from companion.games.shogun.rules.actions import (
     resolve,
     targets,
 )
-from companion.games.shogun.rules.context import SPECIALS, Batch
+from companion.games.shogun.rules.context import SPECIALS, Batch, player_said
 from companion.games.shogun.rules.flow import advance, cards_due
 from companion.games.shogun.rules.round import (
     decide_daimyo,
@@ -101,6 +101,8 @@ PHASES: PhaseTable[Handler] = PhaseTable({
 }, PHASE_RULES, default_rule="3")
 
 
+MOST_SUGGESTED = 12
+"""A refusal of a verb out of turn suggests at most this many of the legal actions instead."""
 CHOICES = {"move": ("move", "stay"), "attack": ("attack",), "deploy": ("deploy",),
            "defence": ("defend",)}
 """The verbs that answer each choice a player is asked mid-action: the move after deploy 1
@@ -170,10 +172,13 @@ class ShogunRules(Rules[ShogunState, ShogunKit]):
         verbs = waiting(state).get(action.role)
         if verbs is None:
             raise IllegalAction(self.turn_rule(state), Sentence(
-                "{role} may not act now", role=action.role))
+                "{role} may not act now", role=player_said(action.role)))
         if action.verb not in verbs:
+            instead = list(self.legal_actions(state, action.role))[:MOST_SUGGESTED]
             raise IllegalAction(self.turn_rule(state), Sentence(
-                "'{verb}' is not possible now", verb=action.verb), legal=verbs)
+                "this move is not possible now"),
+                legal=[self.say(state, a, action.role) for a in instead],
+                alternatives=instead)
         batch = Batch(self.kit, state)
         PHASES.handler(state.phase, action.verb)(batch, action)
         advance(batch)

@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
-from companion.games.shogun.rules.context import Batch, chest_value, effect, holder, limited
+from companion.games.shogun.rules.context import (
+    Batch,
+    chest_value,
+    effect,
+    holder,
+    limited,
+    province_said,
+)
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.games.shogun.rules.tower import declare_battle, throw_battle, throw_revolt
 
@@ -172,10 +179,10 @@ def armies_sent(b: Batch, action: Action, own_only: bool) -> tuple[str, str, int
     rule = "4.3" if own_only else "4.4"
     if out_of_play(b, to):
         raise IllegalAction("2", Sentence("{to} is not in play with 3 players: no army may "
-                                          "enter it", to=str(to)))
+                                          "enter it", to=province_said(b.kit, b.state, to)))
     if to not in targets(b, action.role, origin, own_only):
         raise IllegalAction(rule, Sentence("{to} is not an adjacent province you may move to",
-                                           to=str(to)))
+                                           to=province_said(b.kit, b.state, to)))
     most = b.state.armies.get(origin, 0) - 1
     if not isinstance(armies, int) or isinstance(armies, bool) or not 1 <= armies <= most:
         raise IllegalAction(rule, Sentence("move 1 to {most} armies: at least one stays "
@@ -243,8 +250,7 @@ def _extra(b: Batch, action: Action, card: str, to: object = None) -> bool:
     if value is None:
         return possible
     if not isinstance(value, bool):
-        raise IllegalAction("3.2", Sentence("extra is true or false, not {value}",
-                                            value=repr(value)))
+        raise IllegalAction("3.2", Sentence("say yes or no to the extra army"))
     if value and holder(b.state, card) != action.role:
         raise IllegalAction("3.2", Sentence("only the holder of the {card} card adds an army",
                                             card=SPECIAL_WORDS[card]))

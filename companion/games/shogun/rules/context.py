@@ -8,11 +8,17 @@ from companion.engine import core
 from companion.games.shogun.kit import FLAGS, Province, ShogunKit
 from companion.games.shogun.rules.state import ShogunState, evolve
 
-__all__ = ["CHESTS", "SPECIALS", "Batch", "chest_value", "effect", "holder", "limited", "usable"]
+__all__ = ["CHESTS", "SPECIALS", "SPECIAL_NAMES", "Batch", "chest_value", "effect", "holder",
+           "limited", "player_said", "province_said", "special_said", "usable"]
 
 SPECIALS = ("chest", "rice", "six_armies", "attack", "defence")
 """The five special cards (Disponi le carte speciali): +1 chest at taxes, +1 rice, 6 armies
 with deploy 5, +1 army attacking, +1 army defending."""
+SPECIAL_NAMES = {"chest": "+1 war chest", "rice": "+1 rice", "six_armies": "6 armies",
+                 "attack": "+1 army attacking", "defence": "+1 army defending"}
+"""The special cards as the players name them (the words and the refusals)."""
+PLAYERS = ("red", "blue", "yellow", "purple", "black")
+"""The players' colours as the code spells them."""
 CHESTS = tuple(f"chest_{n}" for n in range(5))
 """Each player's war-chest cards, 0 to 4 chests (Materiali giocatore)."""
 
@@ -20,6 +26,27 @@ CHESTS = tuple(f"chest_{n}" for n in range(5))
 def chest_value(card: str) -> int | None:
     """A war-chest card's chests; None for a province card."""
     return int(card[6:]) if card in CHESTS else None
+
+
+def province_said(kit: ShogunKit, state: ShogunState, value: object) -> str:
+    """A province a refusal names, by its printed name; "that province" for what names none
+    (a refusal never quotes an id or a value as it was sent)."""
+    found = kit.provinces(state.side).get(value) if isinstance(value, str) else None
+    return found.name if found is not None else core.Sentence("that province")
+
+
+def special_said(value: object) -> core.Sentence:
+    """A special card a refusal names ("+1 rice"); "that card" for what names none."""
+    return core.Sentence(SPECIAL_NAMES[value] if isinstance(value, str)
+                         and value in SPECIAL_NAMES else "that card")
+
+
+def player_said(role: str) -> core.Sentence:
+    """A player a refusal names, by his colour as the players call each other ("Red",
+    "Rosso"); the draws for the chance role, "that player" for anyone else."""
+    if role in PLAYERS:
+        return core.Sentence(role.capitalize())
+    return core.Sentence("the draws" if role == core.CHANCE else "that player")
 
 
 def holder(state: ShogunState, special: str) -> str | None:

@@ -10,7 +10,13 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.shogun.kit import ACTIONS
-from companion.games.shogun.rules.context import CHESTS, SPECIALS, Batch, chest_value
+from companion.games.shogun.rules.context import (
+    CHESTS,
+    SPECIALS,
+    Batch,
+    chest_value,
+    special_said,
+)
 from companion.games.shogun.rules.state import ShogunState
 
 __all__ = [
@@ -64,7 +70,7 @@ def said_card(names: Mapping[str, str], card: object) -> str | Sentence:
     if chests is not None:
         return Sentence("1 chest card") if chests == 1 else Sentence("{chests} chests card",
                                                                      chests=chests)
-    return names.get(text, f"«{text}»")
+    return names.get(text) or Sentence("that card")
 
 
 def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any,
@@ -76,8 +82,8 @@ def check_plan(state: ShogunState, player: str, spaces: Any, bid: Any,
     cards = set(hand(state, player))
     unknown = sorted(set(spaces) - set(ACTIONS))
     if unknown:
-        raise IllegalAction("3.3", Sentence("{space} is not an action space",
-                                            space=str(unknown[0])))
+        raise IllegalAction("3.3", Sentence("a card lies on a space that is not an action "
+                                            "space"))
     used = [*spaces.values(), *([bid] if bid is not None else [])]
     for card in used:
         if not isinstance(card, str) or card not in cards:
@@ -175,8 +181,8 @@ def decide_take(b: Batch, action: Action) -> None:
     refuse_unknown_args(action.args, ("card",), "3.5", "take")
     card = action.args.get("card")
     if card not in b.state.specials:
-        raise IllegalAction("3.5", Sentence("{card} is not a special card", card=str(card)))
+        raise IllegalAction("3.5", Sentence("that card is not a special card"))
     space = b.state.specials.index(card)
     if space in b.state.taken.values():
-        raise IllegalAction("3.5", Sentence("{card} is already taken", card=str(card)))
+        raise IllegalAction("3.5", Sentence("{card} is already taken", card=special_said(card)))
     b.emit("SpecialCardTaken", player=action.role, card=card, space=space)

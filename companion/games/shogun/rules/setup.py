@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.engine.core import Action, IllegalAction, Sentence, refuse_unknown_args
 from companion.games.shogun.kit import ShogunKit
-from companion.games.shogun.rules.context import Batch, usable
+from companion.games.shogun.rules.context import Batch, province_said, usable
 from companion.games.shogun.rules.state import FARMERS, ShogunState, frozen
 
 __all__ = ["claimer", "decide_claim", "decide_deal", "decide_draw", "decide_drawn", "decide_events",
@@ -76,8 +76,11 @@ def _group(b: Batch, action: Action) -> int:
     size = action.args.get("group")
     groups = b.state.groups[who]
     if not isinstance(size, int) or isinstance(size, bool) or size not in groups:
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise IllegalAction("2.2", Sentence("choose a group of armies on your individual "
+                                                "board"))
         raise IllegalAction("2.2", Sentence("no group of {armies} armies is left on your "
-                                            "individual board", armies=str(size)))
+                                            "individual board", armies=size))
     return size
 
 
@@ -91,7 +94,8 @@ def decide_claim(b: Batch, action: Action) -> None:
     refuse_unknown_args(action.args, ("card", "group"), "2.2", "claim")
     card = action.args.get("card")
     if card not in b.state.face_up:
-        raise IllegalAction("2.2", Sentence("{card} is not face up", card=str(card)))
+        raise IllegalAction("2.2", Sentence("{card} is not face up",
+                                            card=province_said(b.kit, b.state, card)))
     size = _group(b, action)
     b.emit("ProvinceCardTaken", player=action.role, card=card)
     b.emit("GroupPlaced", player=action.role, province=card, armies=size,

@@ -13,7 +13,7 @@ from companion.engine.core import (
     rank,
     refuse_unknown_args,
 )
-from companion.games.shogun.rules.context import Batch
+from companion.games.shogun.rules.context import Batch, province_said
 from companion.games.shogun.rules.state import ShogunState
 from companion.games.shogun.rules.tower import throw_revolt
 
@@ -80,7 +80,7 @@ def decide_revolt(b: Batch, action: Action) -> None:
     province = action.args.get("province")
     if province not in left:
         raise IllegalAction("5.2", Sentence("{province} is not one of your revolts",
-                                            province=str(province)))
+                                            province=province_said(b.kit, b.state, province)))
     fight_revolt(b, action.role, str(province))
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from companion.engine.core import CHANCE, REFEREE, Action
 from companion.games.shogun.kit import ShogunKit
 from companion.games.shogun.rules.actions import armies_sent, fights_for
-from companion.games.shogun.rules.context import Batch, chest_value
+from companion.games.shogun.rules.context import SPECIAL_NAMES, Batch, chest_value
 from companion.games.shogun.rules.setup import claimer
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.i18n import Translate, language, rule_summaries, translator
@@ -35,8 +35,6 @@ ACTION_NAMES = {
     "rice": "Confiscate rice", "taxes": "Collect taxes", "deploy_5": "Deploy 5 armies",
     "deploy_3": "Deploy 3 armies", "deploy_1": "Deploy / move 1 army",
     "battle_a": "Battle / move A", "battle_b": "Battle / move B"}
-SPECIAL_NAMES = {"chest": "+1 war chest", "rice": "+1 rice", "six_armies": "6 armies",
-                 "attack": "+1 army attacking", "defence": "+1 army defending"}
 COLOURS = {"red": "Red", "blue": "Blue", "yellow": "Yellow", "purple": "Purple",
            "black": "Black", FARMERS: "farmers"}
 

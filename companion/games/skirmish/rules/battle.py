@@ -45,8 +45,8 @@ def decide_roll(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
 def _die(action: Action, role: str) -> int:
     value = action.args.get(role)
     if not isinstance(value, int) or isinstance(value, bool) or value not in DIE:
-        raise IllegalAction("S4.2", Sentence("the {role}'s die must show 1-6, got {value!r}",
-                                             role=Sentence(role), value=value))
+        raise IllegalAction("S4.2", Sentence("the {role}'s die must show 1-6",
+                                             role=Sentence(role)))
     return value
 
 

@@ -7,7 +7,26 @@ from companion.games.skirmish.kit import SkirmishKit
 from companion.games.skirmish.rules.state import SkirmishState
 from companion.games.skirmish.rules.turns import end_of_turn, game_ended, opponent
 
-__all__ = ["decide_move", "decide_pass", "legal_moves"]
+__all__ = ["block_said", "decide_move", "decide_pass", "legal_moves", "place_said", "side_said"]
+
+
+def side_said(side: object) -> Sentence:
+    """A side as a refusal names it ("Red", "Rosso"); "that side" for what names neither."""
+    return Sentence(side.capitalize() if side in ("red", "blue") else "that side")
+
+
+def place_said(kit: SkirmishKit, place: object) -> Sentence:
+    """A place by its name on the map ("Red Camp", "Hill"); "that place" for what names none
+    (a refusal never quotes an id or a value as it was sent)."""
+    return Sentence(next((loc.name for loc in kit.locations if loc.id == place), "that place"))
+
+
+def block_said(block: object) -> Sentence:
+    """A block by its side and letter ("Red block A"); "that block" for what names none."""
+    side, _, letter = str(block).partition("_")
+    if side not in ("red", "blue") or len(letter) != 1 or not letter.isalpha():
+        return Sentence("that block")
+    return Sentence("{side} block {letter}", side=side_said(side), letter=letter.upper())
 
 
 def legal_moves(kit: SkirmishKit, state: SkirmishState, side: str) -> list[Action]:
@@ -23,16 +42,16 @@ def decide_move(kit: SkirmishKit, state: SkirmishState, action: Action, turns: i
     block, to = action.args.get("block"), action.args.get("to")
     side = action.role
     if state.owner.get(str(block)) != side:
-        raise IllegalAction("S2.1", Sentence("{side} has no block '{block}' to move", side=side,
-                                             block=block),
+        raise IllegalAction("S2.1", Sentence("{side} has no such block to move",
+                                             side=side_said(side)),
                             legal=[a.text() for a in legal_moves(kit, state, side)])
     if block not in state.positions:
-        raise IllegalAction("S4.5", Sentence("block '{block}' was eliminated and cannot move",
-                                             block=block))
+        raise IllegalAction("S4.5", Sentence("{block} was eliminated and cannot move",
+                                             block=block_said(block)))
     at = state.positions[str(block)]
     if to not in kit.neighbours[at]:
-        raise IllegalAction("S3.1", Sentence("no road leads from {place} to '{to}'", place=at,
-                                             to=to),
+        raise IllegalAction("S3.1", Sentence("no road leads from {place} to {to}",
+                                             place=place_said(kit, at), to=place_said(kit, to)),
                             legal=[f"{side} move {block} to {n}" for n in kit.neighbours[at]])
     events = [Event("BlockMoved", {"block": block, "side": side, "from": at, "to": to})]
     enemy = opponent(kit, side)
