@@ -13,8 +13,7 @@ the phone carries instead.
 from __future__ import annotations
 
 from companion.games.shogun.kit import ACTIONS, ShogunKit
-from companion.games.shogun.rules.context import SPECIALS
-from companion.games.shogun.rules.words import SPECIAL_NAMES
+from companion.games.shogun.rules.context import SPECIAL_NAMES, SPECIALS
 
 __all__ = ["ACTION_PREFIX", "EVENT_PREFIX", "SPECIAL_PREFIX", "card_labels"]
 

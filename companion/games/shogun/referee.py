@@ -55,10 +55,10 @@ from companion.games.shogun.kit import ACTIONS, ShogunKit
 from companion.games.shogun.labels import ACTION_PREFIX, EVENT_PREFIX, SPECIAL_PREFIX
 from companion.games.shogun.reader import TRAY
 from companion.games.shogun.rules import PHASE_RULES, ShogunRules, waiting
-from companion.games.shogun.rules.context import SPECIALS, Batch
+from companion.games.shogun.rules.context import SPECIAL_NAMES, SPECIALS, Batch
 from companion.games.shogun.rules.state import FARMERS, ShogunState
 from companion.games.shogun.rules.winter import revolts_due
-from companion.games.shogun.rules.words import ACTION_NAMES, COLOURS, SPECIAL_NAMES
+from companion.games.shogun.rules.words import ACTION_NAMES, COLOURS
 from companion.table.registry import TableRegistry
 from companion.vision.count_tracker import (
     CountDiff,
