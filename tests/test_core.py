@@ -91,7 +91,7 @@ def test_s2_1_acting_out_of_turn_is_illegal_and_names_who_is_waited_for(game):
     with pytest.raises(IllegalAction) as info:
         game.apply(move("blue", "blue_a", "bridge"))
     assert info.value.rule == "S2.1"
-    assert "waiting for red" in info.value.message
+    assert "waits for Red" in info.value.message and "Blue cannot act now" in info.value.message
     assert info.value.action == move("blue", "blue_a", "bridge")
 
 

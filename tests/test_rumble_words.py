@@ -347,7 +347,7 @@ def test_another_colours_soldiers_moved_is_that_sides_alert():
     played = rolled(set_up(), RED, 3, 4, 5)
     (alert,) = referee().on_diff(played.state, change(played, (3, 4, 5), tokuyama={BLUE: 2}))
     assert alert.rule == "5.1" and alert.role == BLUE
-    assert alert.fix == "take the 2 blue soldiers back out of Tokuyama; it is red's turn to " \
+    assert alert.fix == "take the 2 blue soldiers back out of Tokuyama; it is Red's turn to " \
                         "deploy" == alert.public_fix
 
 

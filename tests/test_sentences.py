@@ -147,8 +147,11 @@ def test_a_refusal_at_the_hub_is_said_in_each_screens_language(tmp_path):
     with pytest.raises(IllegalAction):
         hub.act(REFEREE, Action(idle, "pass", {}), "tablet")
     english, italian = hub.view(REFEREE)["alert"], hub.view(REFEREE, "it")["alert"]
-    assert english["message"] == f"it is not {idle}'s turn: waiting for {actor}"
-    assert italian["message"] == f"non è il turno di {idle}: si attende {actor}"
+    said = {"red": ("Red", "Rosso"), "blue": ("Blue", "Blu")}  # the roles as players say them
+    assert english["message"] == \
+        f"{said[idle][0]} cannot act now: the game waits for {said[actor][0]}"
+    assert italian["message"] == \
+        f"{said[idle][1]} non può agire ora: la partita attende {said[actor][1]}"
 
 
 def test_a_question_kept_over_a_restart_is_still_said_in_italian(tmp_path):

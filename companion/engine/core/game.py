@@ -140,8 +140,8 @@ class Game(Generic[S]):
         waiting = self.to_move()
         if action.role not in waiting:
             raise IllegalAction(self.rules.turn_rule(self._state), Sentence(
-                "it is not {role}'s turn: waiting for {waiting}", role=action.role,
-                waiting=" or ".join(waiting)), action=action)
+                "{role} cannot act now: the game waits for {waiting}",
+                role=_named(action.role), waiting=_either(waiting)), action=action)
 
     def play_chance(self) -> tuple[Action, tuple[Event, ...]]:
         """Draw and apply the chance action due now (simulation, full-knowledge mode)."""
@@ -157,3 +157,18 @@ class Game(Generic[S]):
         """Apply each action in order (raising on the first illegal one)."""
         for action in actions:
             self.apply(action)
+
+
+def _named(role: str) -> Sentence:
+    """A role as the players call it (its catalog's word where the game has one): "Red",
+    "Italians", "Ishida", never the id in lower case."""
+    return Sentence(role.capitalize())
+
+
+def _either(roles: Sequence[str]) -> Sentence:
+    """The roles the game waits for, in words: "Red", "Red or Blue"."""
+    if len(roles) == 1:
+        return _named(roles[0])
+    if len(roles) == 2:
+        return Sentence("{one} or {other}", one=_named(roles[0]), other=_named(roles[1]))
+    return Sentence("one of {roles}", roles=", ".join(r.capitalize() for r in roles))

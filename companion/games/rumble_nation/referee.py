@@ -48,6 +48,7 @@ from companion.games.rumble_nation.reader import REINFORCEMENT, kind_of_daimyo
 from companion.games.rumble_nation.rules import RumbleNationRules
 from companion.games.rumble_nation.rules.context import deployable
 from companion.games.rumble_nation.rules.moves import no_more_cards
+from companion.games.rumble_nation.rules.names import player_said
 from companion.games.rumble_nation.rules.state import RNState
 from companion.games.rumble_nation.rules.words import (
     both,
@@ -277,11 +278,11 @@ class RumbleReferee:
                       player=player_of(role), regions=either(regions) or nowhere)
         if strangers:
             fix = Sentence("{back}; it is {player}'s turn to deploy", back=back,
-                           player=player_of(role))
+                           player=player_said(role))
             return Alert("5.1", Sentence(
                 "{players} soldiers moved ({changes}): it is {player}'s turn to deploy (dice "
                 "{dice})", players=joined([player_of(s) for s in strangers]),
-                changes=_changes(kit, moved), player=player_of(role), dice=dice),
+                changes=_changes(kit, moved), player=player_said(role), dice=dice),
                 role=_mover(moved, role), fix=fix, public_fix=fix)
         if any(n < 0 for kinds in moved.values() for n in kinds.values()):
             return Alert("5.1.1", Sentence(
