@@ -181,9 +181,26 @@ def test_the_special_cards_scanned_in_order_then_the_action_cards_are_the_lay_ou
         [f"{ACTION_PREFIX}{c}" for c in cards]
     out = [r for code in scans for r in ref.on_card(played.state, card_code(code))]
     assert out == [Proposal(Action(CHANCE, "lay_out", {"actions": cards, "specials": order}))]
+    assert ref.labelled_specials  # the cards taken are read from now on
     later = until(lambda s: s.phase == "plan")
     refused = referee(later).on_card(later.state, card_code(f"{SPECIAL_PREFIX}rice"))
     assert isinstance(refused[0], Alert) and "+1 rice" in refused[0].message
+
+
+def test_once_the_special_cards_showed_labels_the_card_taken_is_read_from_its_scan():
+    """3.5 (issue 36): a table whose special cards were scanned at the lay-out has labels on
+    them, so the card each player takes is read from its scan, not put to the chooser
+    beforehand; a referee that never saw a special card's label still asks it."""
+    played = until(lambda s: s.phase == "special")
+    state = played.state
+    taught = referee(played)
+    taught.labelled_specials = True  # as `_special` sets it at a scanned lay-out
+    assert taught.decisions(state) == []
+    card = next(a for a in played.legal_actions(state.choosing[0]) if a.verb == "take")
+    out = taught.on_card(state, card_code(f"{SPECIAL_PREFIX}{card.args['card']}"))
+    assert out == [Proposal(card)]
+    asked = referee(played).decisions(state)
+    assert len(asked) == 1 and card in asked[0].options
 
 
 # --- cubes on the provinces -----------------------------------------------------------------

@@ -155,6 +155,9 @@ class ShogunReferee:
     a player's winter revolts), waiting for the rest."""
     specials: list[str] = field(default_factory=list)
     """The special cards' labels scanned at the lay-out, in the order they lie (3.2)."""
+    labelled_specials: bool = False
+    """The table has scanned a special card's label (at a lay-out): the card each player
+    takes (3.5) is then read from its scan rather than asked beforehand."""
     seen: CountSnapshot | None = None
     """The table as the last stable change showed it (the tray for `confirm` without a
     tracker)."""
@@ -462,15 +465,22 @@ class ShogunReferee:
 
     def _special(self, state: ShogunState, card: str, name: str, laying: bool
                  ) -> list[Ruling]:
-        """A special card's label at the lay-out: its place in the order the cards lie on
+        """A special card's label. At the lay-out: its place in the order the cards lie on
         spaces 1 to 5 (3.2), scanned before the action cards are turned, so that the lay-out
-        is read whole rather than its 120 orders asked. At any other time: unexpected."""
-        if not laying:
-            return [self._unexpected(state, name)]
+        is read whole rather than its 120 orders asked; and the table has shown that its
+        special cards carry labels, so the card each player takes is read from its scan
+        from then on, not asked (3.5). While players take them: the chooser taking it.
+        At any other time: unexpected."""
         bare = self._bare(card)
-        if bare not in self.specials:
-            self.specials.append(bare)
-        return []
+        if laying:
+            self.labelled_specials = True
+            if bare not in self.specials:
+                self.specials.append(bare)
+            return []
+        if state.phase == "special" and state.choosing:
+            return [self._judge(state, Action(state.choosing[0], "take",
+                                              {"card": bare}))]
+        return [self._unexpected(state, name)]
 
     def _claimer_draws(self, state: ShogunState, card: str, name: str) -> list[Ruling]:
         """2.2: at the claims, a face-up card picked up waits for the group put on its
@@ -571,7 +581,7 @@ class ShogunReferee:
             return []
         if _throw_awaits(state):
             return self._tray_seen(state)
-        return self._choices(state, ASKED)
+        return self._choices(state, ASKED - {"take"} if self.labelled_specials else ASKED)
 
     def _choices(self, state: ShogunState, verbs: frozenset[str]) -> list[Ruling]:
         """The choice of `verbs` waiting (or the daimyo order of a tie), as a Question."""

@@ -81,7 +81,8 @@ def acted(before: ShogunState, action: Action, after: ShogunState, table: CountS
 
 
 def _labels(action: Action) -> list[str]:
-    """The labels read for a chance step that turns cards, in the order turned."""
+    """The labels read for a chance step that turns cards, in the order turned, and for a
+    special card taken."""
     args = action.args
     if action.verb in ("deal", "revolts"):
         return [str(c) for c in args["cards" if action.verb == "deal" else "provinces"]]
@@ -93,6 +94,8 @@ def _labels(action: Action) -> list[str]:
     if action.verb == "lay_out":  # the special cards in their order first (3.2)
         return [*(f"{SPECIAL_PREFIX}{c}" for c in args["specials"]),
                 *(f"{ACTION_PREFIX}{c}" for c in args["actions"])]
+    if action.verb == "take":  # the special card taken, its label scanned (3.5)
+        return [f"{SPECIAL_PREFIX}{args['card']}"]
     if action.verb == "turn_card":
         return [f"{ACTION_PREFIX}{args['card']}"]
     return []
