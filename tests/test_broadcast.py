@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
+import sys
 import threading
 import time
 import zipfile
@@ -458,8 +458,8 @@ def test_the_dashboard_shows_replays_ranks_and_exports(broker, dashboard, tmp_pa
 
 def test_the_bench_reports_its_figures():
     result = subprocess.run(
-        [shutil.which("companion") or str(Path(__file__).parents[1] / ".venv/bin/companion"),
-         "bench", "broadcast", "--tables", "3", "--actions", "6", "--pace", "0.05", "--json"],
+        [sys.executable, "-m", "companion", "bench", "broadcast", "--tables", "3", "--actions",
+         "6", "--pace", "0.05", "--json"],
         capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -44,6 +46,7 @@ CHEAP: dict[str, list[list[str]]] = {
     "sim": [["sim", "skirmish", "--games", "2", "--json"]],
     "demo": [["demo", "--game", "rumble", "--headless", "--json", "--port", "0", "--actions",
               "3"]],
+    "review": [["review", "{film}", "--game", "rumble", "--db", "{film_db}", "--json"]],
 }
 """For every command with --json: invocations that finish in seconds on a CI machine (the demo
 at Rumble Nation's 2.7 MP table, a third of Sekigahara's CPU; test_every_command plays every
@@ -82,7 +85,13 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     db = folder / "games.sqlite"
     imported = companion("games", "import", sample, "--db", str(db), cwd=folder)
     assert imported.returncode == 0, (imported.stdout, imported.stderr)
-    return {"sample": sample, "db": str(db)}
+    film = folder / "film.avi"  # four frames of an empty table: a review that asks at once
+    writer = cv2.VideoWriter(str(film), cv2.VideoWriter_fourcc(*"MJPG"), 2, (320, 240))
+    for _ in range(4):
+        writer.write(np.full((240, 320, 3), 90, np.uint8))
+    writer.release()
+    return {"sample": sample, "db": str(db), "film": str(film),
+            "film_db": str(folder / "reviewed.sqlite")}
 
 
 def one_document(result: subprocess.CompletedProcess[str]) -> object:
