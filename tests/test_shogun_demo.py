@@ -51,8 +51,9 @@ def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     # tray the camera counted was played at once, shown with its outcome and a tap to take it
     # back (6.2; issue 36: confirmation by not objecting), never asked.
     assert "tray" in by_source["camera"] and "tray" not in by_source.get("tablet", set())
-    assert by_source["tablet"] <= {"draw", "take", "lay_out", "daimyo", "stay", "revolt",
-                                   "attack", "defend", "deploy"}
+    # (a short game may need no tap at all: draws, lay-outs and cards taken are scanned)
+    assert by_source.get("tablet", set()) <= {"draw", "take", "lay_out", "daimyo", "stay",
+                                              "revolt", "attack", "defend", "deploy"}
     assert report["answered"] == sum(e.source == "tablet" for e in record.entries)
     assert report["questions_by_cause"]["confirmation"] == 0
     assert report["questions_asked_again"] == 0  # each choice asked once
