@@ -25,11 +25,12 @@ stable count after the throw is chance's `tray`, and the engine decides whether 
 give it (an impossible reading is its rule-6 refusal, with the fix). The tray seen empty while a
 throw awaits is its cubes taken out to be thrown again (6.1: the tray's cubes go in too); a
 reading the camera cannot see change (the same cubes as before, or none at all) is read by
-`confirm`. Choices nothing on the table shows (staying after deploy 1, the special card taken,
-which winter revolt first, the daimyo cards of tied bidders, the order of the special cards
-laid out, the +1 attack and +1 defence cards' extra army: 3.2) are asked on the tablet; drawing
-from the province deck (2.2) is read from the card's label scanned, or told with `confirm`;
-the 6 armies card's 5 or 6 is asked too, and the cubes put on the province answer it.
+`confirm`. Choices nothing on the table shows (staying after deploy 1, which winter revolt
+first, the daimyo cards of tied bidders, the +1 attack and +1 defence cards' extra army: 3.2)
+are asked on the tablet; the 6 armies card's 5 or 6 is asked too, and the cubes put on the
+province answer it. Drawing from the province deck (2.2) is read from the card's label, or told
+with `confirm`. The special cards' order at the lay-out (3.2) and the card each player takes
+(3.5) are read from the special cards' labels; a set without them is asked both.
 """
 
 from __future__ import annotations
@@ -560,7 +561,8 @@ class ShogunReferee:
 
     def on_button(self, state: ShogunState, name: str) -> list[Ruling]:
         """`confirm` while a throw awaits: the cubes lying in the tray are its reading (the
-        same cubes as before, or none, show no change to the camera)."""
+        same cubes as before, or none, show no change to the camera). Otherwise the player
+        tells a choice no label showed, drawing from the deck included (`TOLD`)."""
         if name != "confirm":
             return []
         if not _throw_awaits(state):
