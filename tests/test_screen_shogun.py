@@ -298,11 +298,15 @@ def test_the_referee_builds_the_plan_of_a_player_without_a_phone(open_page, serv
     said = page.locator("#confirm-text").inner_text()
     assert "{" not in said and f"{player.capitalize()}'s plan" in said
     page.click("#confirm-yes")
-    wait_for(lambda: player in hub.session.game.state.plans, 10, "the plan recorded")
-    # the plan is that player's (other players' phones may plan meanwhile, after it)
-    mine = [e for e in hub.session.entries[recorded:]
-            if e.action.verb == "plan" and e.action.role == player]
-    assert len(mine) == 1, [e.action.text()[:40] for e in hub.session.entries[-4:]]
+    # The entry, not the state: the rules apply the plan before the record is written and
+    # fsynced, and this thread reads without the hub's lock.
+    def mine() -> list:
+        # the plan is that player's (other players' phones may plan meanwhile, after it)
+        return [e for e in hub.session.entries[recorded:]
+                if e.action.verb == "plan" and e.action.role == player]
+    wait_for(lambda: mine(), 10, "the plan recorded")
+    assert len(mine()) == 1, [e.action.text()[:40] for e in hub.session.entries[-4:]]
+    assert player in hub.session.game.state.plans
 
 
 def test_the_table_reads_from_across_the_room(open_page, served):
