@@ -15,16 +15,18 @@ it, and its actions are compared with the script. Nothing here names a game.
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import os
 import queue
+import socket
 import statistics
 import tempfile
 import threading
 import time
 import tty
-import urllib.request
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field, replace
@@ -230,11 +232,15 @@ class Latency:
     ready: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    stream: Any = None
+    sock: socket.socket | None = None
 
     def listen(self, url: str) -> None:
-        with urllib.request.urlopen(url, timeout=60) as stream:
-            self.stream = stream
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(parts.netloc, timeout=60)
+        connection.connect()
+        self.sock = connection.sock
+        connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+        with connection.getresponse() as stream:
             self.ready.set()
             for raw in stream:
                 line = raw.decode("utf-8", "replace")
@@ -508,8 +514,11 @@ def _listening(url: str) -> Iterator[Latency]:
     try:
         yield latency
     finally:
-        if latency.stream is not None:
-            latency.stream.close()
+        # Shut down, not closed: a close waits for the reading thread's blocked read, which
+        # ends only with the server's next heartbeat (15 s of every demo).
+        if latency.sock is not None:
+            with suppress(OSError):
+                latency.sock.shutdown(socket.SHUT_RDWR)
 
 
 def _quietly(listen: Callable[[str], None], url: str) -> None:
