@@ -461,14 +461,15 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
     h, w = image.shape[:2]
     # OpenCV's and row-wide operations: numpy's per-pixel broadcasts over 36 million values
     # took most of a 12 MP frame's making
-    result: np.ndarray = image.astype(np.float32)
+    result = _scratch(image.shape)  # reused: a fresh 144 MB array page-faults at every frame
+    np.copyto(result, image)
     if look.light:  # uneven light: brighter on one side
         ramp = np.linspace(1 - look.light, 1 + look.light * 0.3, w, dtype=np.float32)
         rows = result.reshape(h, -1)
         rows *= np.repeat(ramp, rows.shape[1] // w)  # each pixel's channels alike
     if look.warm:  # a warm bulb with a daylight white balance
-        result = cv2.transform(result, np.diag(np.array(
-            [1 - 0.6 * look.warm, 1 - 0.35 * look.warm, 1.0], np.float32)))
+        cv2.transform(result, np.diag(np.array(
+            [1 - 0.6 * look.warm, 1 - 0.35 * look.warm, 1.0], np.float32)), dst=result)
     if look.glare:  # drawn small and enlarged: a soft highlight needs no detail
         small = np.zeros((h // 8, w // 8), np.float32)
         at = (int(rng.integers(w // 32, 3 * w // 32)), int(rng.integers(h // 32, 3 * h // 32)))
@@ -486,7 +487,7 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         glow = np.clip(1.6 - distance * 0.8, 0, None) ** 2  # over 1 within the core
         result += (glow * 400)[:, :, None]
     if look.defocus:
-        result = cv2.GaussianBlur(result, (0, 0), look.defocus)
+        cv2.GaussianBlur(result, (0, 0), look.defocus, dst=result)
     if look.focus is not None:
         result = _depth_blur(result, look.focus)
     if look.motion:
@@ -494,7 +495,7 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
         kernel[look.motion // 2, :] = 1.0 / look.motion
         result = cv2.filter2D(result, -1, kernel)
     if look.noise:
-        result = cv2.scaleAdd(_unit_noise(result.shape, rng), look.noise, result)
+        cv2.scaleAdd(_unit_noise(result.shape, rng), look.noise, result, dst=result)
     if look.gain:  # 1/gain of the light reaches the sensor; shot and read noise, amplified
         electrons = np.maximum(result, 0)  # a reflection saturates at any gain
         electrons *= 1 / look.gain
@@ -511,6 +512,16 @@ def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
 
 _NOISE_REACH = 4096
 _noise_fields: dict[int, np.ndarray] = {}
+_scratches: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _scratch(shape: tuple[int, ...]) -> np.ndarray:
+    """This process's float frame of `shape` for `_optics` to work in (one size at a time)."""
+    found = _scratches.get(shape)
+    if found is None:
+        _scratches.clear()
+        found = _scratches[shape] = np.empty(shape, np.float32)
+    return found
 
 
 def _unit_noise(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
