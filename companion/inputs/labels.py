@@ -10,9 +10,12 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import segno
-from fpdf import FPDF
+
+if TYPE_CHECKING:  # fpdf takes 0.3 s to import: only the commands that print load it
+    from fpdf import FPDF
 
 __all__ = ["CODE_PREFIX", "card_code", "card_from_code", "write_card_labels"]
 
@@ -32,6 +35,8 @@ def write_card_labels(cards: Sequence[tuple[str, str]], path: Path, *, width_mm:
                       height_mm: float = 20, margin_mm: float = 10) -> int:
     """Write a PDF of A4 sheets, one label per (card id, identity in words); returns the
     number of labels."""
+    from fpdf import FPDF
+
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("helvetica", size=7)

@@ -14,13 +14,15 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
-from fpdf import FPDF
 
 from companion.vision.detect import to_grey
+
+if TYPE_CHECKING:  # fpdf takes 0.3 s to import: only the commands that print load it
+    pass
 
 __all__ = [
     "CHARUCO", "CharucoSpec", "Intrinsics", "IntrinsicsError", "calibrate_intrinsics",
@@ -87,6 +89,8 @@ def write_charuco_sheet(path: Path, spec: CharucoSpec = CHARUCO) -> None:
     image = spec.board().generateImage((round(width * 10), round(height * 10)), marginSize=0)
     ok, png = cv2.imencode(".png", image)
     assert ok
+    from fpdf import FPDF
+
     pdf = FPDF(unit="mm", format="A4")
     pdf.add_page()
     x, y = (210 - width) / 2, 30.0

@@ -13,11 +13,14 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
-from fpdf import FPDF
 
 from companion.vision.geometry import Geometry
+
+if TYPE_CHECKING:  # fpdf takes 0.3 s to import: only the commands that print load it
+    from fpdf import FPDF
 
 __all__ = ["MatLayout", "layout", "write_mat"]
 
@@ -84,6 +87,8 @@ def off_map_areas(geometry: Geometry) -> list[tuple[str, tuple[float, float, flo
 def write_mat(path: Path, geometry: Geometry, title: str) -> MatLayout:
     """Write the mat's PDF; returns its layout (pages, size)."""
     mat = layout(geometry)
+    from fpdf import FPDF
+
     pdf = FPDF(unit="mm", format="A4", orientation="L")
     pdf.set_auto_page_break(False)
     bank = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)

@@ -6,11 +6,14 @@ import io
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
-from fpdf import FPDF
 
 from companion.vision.geometry import Board
+
+if TYPE_CHECKING:  # fpdf takes 0.3 s to import: only the commands that print load it
+    from fpdf import FPDF
 
 __all__ = ["FULL_HD", "FULL_HD_ZONE_RECALL", "SIZE_FOR_1080P", "camera_note", "camera_warning",
            "resolution_warning",
@@ -89,6 +92,8 @@ def write_tag_sheet(path: Path, ids: Iterable[int], size_mm: float, *, gap_mm: f
     """A4 sheets of tags `size_mm` wide (the black square), each with a white quiet zone and
     cut marks; each tag's id is printed in the sheet margin beside its row, never on the tag,
     so a stuck tag tells a person nothing. Returns the number of tags."""
+    from fpdf import FPDF
+
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("helvetica", size=6)
@@ -125,6 +130,8 @@ def write_tag_list(path: Path, rows: Sequence[tuple[int, str]], size_mm: float, 
     """A4 sheets of a set's tags, each with the piece it goes on written beside it (outside
     its cut marks, so the stuck tag still tells nothing): two columns, in the order given (a
     set's pieces sorted the way they are taken out of the box). Returns the number of tags."""
+    from fpdf import FPDF
+
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("helvetica", size=8)
