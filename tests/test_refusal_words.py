@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from test_every_game import Probe, near_misses, option_sets, play, remember
 
 from companion.engine import CHANCE, Action, IllegalAction, Sentence, say
 from companion.engine.core import Rules
 from companion.games import all_games
 from companion.web.replays import sentences_in
-from tests.test_every_game import Probe, near_misses, option_sets, play, remember
 
 GAMES = sorted(all_games())
 LANGS = ("en", "it")
