@@ -6,20 +6,23 @@ shows a waiting question with its frame and goes on once it is answered in a fil
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from flask import Flask
 
 from companion.cli import main
 from companion.engine import Action
+from companion.i18n import catalog
 from companion.record.store import Store
 from companion.review import Asked, ReviewOptions, ReviewReport, review
 from companion.review.film import Film, make_film, scripted
-from companion.review.page import create_review_app
-from companion.review.reading import KEY
+from companion.review.page import _lang, _page, create_review_app
+from companion.review.reading import CHANGE, KEY
 
 ACTIONS = 4
 """Scripted actions filmed per game for the fast tests."""
@@ -139,6 +142,7 @@ def test_the_review_page_shows_the_question_with_its_frame_and_takes_a_tap(
         if "id=done" in html:
             break
         assert f"Question {number} " in html
+        assert f"Domanda {number} " in client.get("/?lang=it").get_data(as_text=True)
         pending = _pending(tmp_path / "games.sqlite")
         if pending["image"]:
             shown = client.get(f"/frame/{number}.jpg")
@@ -155,3 +159,49 @@ def _pending(db: Path) -> dict[str, Any]:
         return dict(store.table_state(store.games()[0].id)[KEY]["pending"])
     finally:
         store.close()
+
+
+def _figures(said: dict[str, Any]) -> dict[str, Any]:
+    """What `review(...).to_json()` gives with question 3 waiting on frame 40."""
+    return {"film": "/films/game.mkv", "actions": 7, "game_id": 2, "next_frame": 41,
+            "frames": 90, "finished": False,
+            "pending": {"number": 3, "kind": CHANGE, "frame": 40, "recorded": 7,
+                        "text": "Which order?", "options": ["red pass {}"],
+                        "words": ["Red passes"], "image": "", "said": said}}
+
+
+def test_the_review_page_speaks_italian_to_an_italian_browser():
+    """The page's own words come from companion/review/locales/it; the question and its
+    options as the review said them in Italian; the choice of language from `?lang=` or the
+    browser's Accept-Language, and a link to each other language."""
+    said = {"it": {"text": "Quale ordine?", "words": ["Rosso passa"]}}
+    html = _page(_figures(said), "it")
+    assert "Domanda 3 (fotogramma 40)" in html and "Quale ordine?" in html
+    assert "Rosso passa <code>red pass {}</code>" in html
+    assert "Fuori dal filmato non è successo nulla" in html and ">Rispondi<" in html
+    assert "Which order" not in html and "Question" not in html
+    assert "<a href='/?lang=en' lang=en>English</a>" in html
+    english = _page(_figures(said), "en")
+    assert "Question 3 (frame 40)" in english and "Red passes" in english
+    app = Flask(__name__)
+    with app.test_request_context("/", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}):
+        assert _lang() == "it"
+    with app.test_request_context("/?lang=en", headers={"Accept-Language": "it-IT"}):
+        assert _lang() == "en"
+
+
+def test_every_word_of_the_review_has_its_italian():
+    """Each message the page and the review's own questions say (a `t("...")` call in
+    page.py, a question's text in reading.py) is in the Italian catalog."""
+    italian = catalog("companion.review", "it")
+    review_dir = Path(__file__).parents[1] / "companion" / "review"
+    said = set()
+    for node in ast.walk(ast.parse((review_dir / "page.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "t" and node.args:
+            said.add(ast.literal_eval(node.args[0]))
+    for node in ast.walk(ast.parse((review_dir / "reading.py").read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "_ask"
+                and isinstance(node.args[1], ast.Constant | ast.JoinedStr)):
+            said.add(ast.literal_eval(node.args[1]))
+    assert len(said) >= 13
+    assert sorted(m for m in said if not italian.get(m)) == []

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask, Response, abort, redirect, request, send_file
 from markupsafe import escape
 
+from companion.i18n import DEFAULT, LANGUAGES, language, translator
 from companion.review.reading import CHANGE, END, FILM_ENDED, NOTHING, ReviewOptions, review
 
 __all__ = ["create_review_app"]
@@ -37,7 +38,7 @@ def create_review_app(options: ReviewOptions) -> Flask:
     @app.get("/")
     def page() -> str:
         with lock:
-            return _page(latest["report"])
+            return _page(latest["report"], _lang())
 
     @app.get("/frame/<int:number>.jpg")
     def frame(number: int) -> Response:
@@ -55,34 +56,51 @@ def create_review_app(options: ReviewOptions) -> Flask:
                 answers[str(pending["number"])] = given
                 latest["report"] = review(replace(options, answers=dict(answers),
                                                   max_frames=None)).to_json()
-        return redirect("/", code=303)
+        return redirect(f"/?lang={_lang()}", code=303)
 
     return app
 
 
-def _page(figures: dict[str, Any]) -> str:
-    """The waiting question (frame, text, options), or the review's end."""
-    head = (f"<!doctype html><meta charset=utf-8><title>Review: {escape(figures['film'])}"
-            f"</title><style>{STYLE}</style><h1>Review of {escape(Path(figures['film']).name)}"
-            f"</h1><p>{figures['actions']} actions in the record (game {figures['game_id']}), "
-            f"frame {figures['next_frame']} of {figures['frames']}.</p>")
+def _lang() -> str:
+    """The language asked for (`?lang=it`), else the browser's, else English."""
+    asked = request.args.get("lang") or request.accept_languages.best_match(list(LANGUAGES))
+    return language(asked)
+
+
+def _page(figures: dict[str, Any], lang: str = DEFAULT) -> str:
+    """The waiting question (frame, text, options), or the review's end, in `lang`."""
+    t = translator(lang, "companion.review")
+    film = Path(figures["film"]).name
+    others = " · ".join(f"<a href='/?lang={code}' lang={code}>{escape(name)}</a>"
+                        for code, name in LANGUAGES.items() if code != lang)
+    where = t("{actions} actions in the record (game {game}), frame {frame} of {frames}.")
+    where = where.format(actions=figures["actions"], game=figures["game_id"],
+                         frame=figures["next_frame"], frames=figures["frames"])
+    head = (f"<!doctype html><html lang={lang}><meta charset=utf-8>"
+            f"<title>{escape(t('Review: {film}').format(film=figures['film']))}</title>"
+            f"<style>{STYLE}</style><nav id=languages>{others}</nav>"
+            f"<h1>{escape(t('Review of {film}').format(film=film))}</h1><p>{escape(where)}</p>")
     pending = figures["pending"]
     if pending is None:
-        end = "The film is reviewed to its end." if figures["finished"] else \
-            "Reading stopped: review the film again to go on."
+        end = t("The film is reviewed to its end.") if figures["finished"] else \
+            t("Reading stopped: review the film again to go on.")
         return head + f"<p id=done>{escape(end)}</p>"
-    image = (f"<img id=frame src='/frame/{pending['number']}.jpg' alt='frame "
-             f"{pending['frame']}'>" if pending["image"] else "")
+    said = pending.get("said", {}).get(lang, {})
+    text, words = said.get("text", pending["text"]), said.get("words", pending["words"])
+    alt = t("frame {frame}").format(frame=pending["frame"])
+    image = (f"<img id=frame src='/frame/{pending['number']}.jpg' alt='{escape(alt)}'>"
+             if pending["image"] else "")
     buttons = "".join(
-        f"<button name=answer value='{escape(text)}'>{escape(words)} <code>{escape(text)}"
-        "</code></button>" for words, text in zip(pending["words"], pending["options"],
-                                                  strict=True))
-    extra = {CHANGE: (NOTHING, "Nothing happened off the film"),
-             FILM_ENDED: (END, "Nothing more was played")}.get(pending["kind"])
+        f"<button name=answer value='{escape(action)}'>{escape(word)} <code>{escape(action)}"
+        "</code></button>" for word, action in zip(words, pending["options"], strict=True))
+    extra = {CHANGE: (NOTHING, t("Nothing happened off the film")),
+             FILM_ENDED: (END, t("Nothing more was played"))}.get(pending["kind"])
     if extra is not None:
-        buttons += f"<button name=answer value='{extra[0]}'>{extra[1]}</button>"
+        buttons += f"<button name=answer value='{extra[0]}'>{escape(extra[1])}</button>"
+    question = t("Question {number} (frame {frame})").format(number=pending["number"],
+                                                              frame=pending["frame"])
     return head + (
-        f"<h2 id=question>Question {pending['number']} (frame {pending['frame']})</h2>"
-        f"<p>{escape(pending['text'])}</p>{image}<form method=post action=/answer>{buttons}"
-        "<p>Or another action, as its text:</p><input name=answer>"
-        "<button>Answer</button></form>")
+        f"<h2 id=question>{escape(question)}</h2>"
+        f"<p id=text>{escape(text)}</p>{image}<form method=post action='/answer?lang={lang}'>"
+        f"{buttons}<p>{escape(t('Or another action, as its text:'))}</p><input name=answer>"
+        f"<button>{escape(t('Answer'))}</button></form>")

@@ -35,8 +35,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.engine import REFEREE, Action, IllegalAction
+from companion.engine import REFEREE, Action, IllegalAction, say
 from companion.games import AnyGame, game
+from companion.i18n import DEFAULT, LANGUAGES, translator
 from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
@@ -45,9 +46,13 @@ from companion.table.session import TableSession
 from companion.userdata import data_dir
 from companion.vision.sources import quiet_opencv
 from companion.web.hub import Hub
+from companion.web.replays import game_package
 
 __all__ = ["CHANGE", "END", "FILM_ENDED", "KEY", "NOTHING", "OFF_FILM", "REFEREE_QUESTION",
            "Answerer", "Asked", "ReviewOptions", "ReviewReport", "review", "reviews_folder"]
+
+CATALOGS = ("companion.review", "companion.engine", "companion.web")
+"""After the game's own: what says a question (the review's own questions are in the first)."""
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +102,16 @@ class Asked:
     """The frame (JPEG) that raised it; "" when the film had ended."""
     recorded: int = 0
     """Actions in the record when it was asked (the answer is the next)."""
+    said: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """The text and the words in each other language (`companion.i18n.LANGUAGES`)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"number": self.number, "kind": self.kind, "frame": self.frame,
                 "recorded": self.recorded,
                 "text": self.text, "options": [a.text() for a in self.options],
-                "words": list(self.words), "image": self.image}
+                "words": list(self.words), "image": self.image,
+                "said": {lang: {"text": text, "words": list(words)}
+                         for lang, (text, words) in self.said.items()}}
 
 
 Answerer = Callable[[Asked], int | str | None]
@@ -314,7 +323,7 @@ class _Reviewer:
             return None
         if hub.question is not None:
             text, options = hub.question
-            return self._ask(REFEREE_QUESTION, str(text), options, image)
+            return self._ask(REFEREE_QUESTION, text, options, image)
         if self.resumed is not None:
             return self._ask(self.resumed, str(self.kept.get("pending", {}).get("text", "")),
                              tuple(game_now.legal_actions()), image)
@@ -349,15 +358,19 @@ class _Reviewer:
 
     def _ask(self, kind: str, text: str, options: tuple[Action, ...],
              image: np.ndarray | None) -> Asked:
-        """The question numbered (the same number again while it waits across runs)."""
+        """The question numbered (the same number again while it waits across runs), said in
+        every language (`text` a `Sentence` or a constant message of a catalog)."""
         number = int(self.kept.get("asked", 0)) + 1
         state, rules = self.hub.session.game.state, self.hub.session.game.rules
         words = tuple(str(rules.say(state, a, REFEREE)) for a in options)
+        said = {lang: (say(text, translator(lang, game_package(rules), *CATALOGS)),
+                       tuple(str(rules.say(state, a, REFEREE, lang)) for a in options))
+                for lang in LANGUAGES if lang != DEFAULT}
         frame = self.frame - 1 if image is not None else self.frame
         saved = self._save(image, f"question-{number}-frame-{frame}") if image is not None \
             else str(self.kept.get("pending", {}).get("image", ""))
-        return Asked(number, kind, frame, text, options, words, saved,
-                     len(self.hub.session.entries))
+        return Asked(number, kind, frame, str(text), options, words, saved,
+                     len(self.hub.session.entries), said)
 
     def _number(self, asked: Asked) -> None:
         self.kept["asked"] = asked.number
