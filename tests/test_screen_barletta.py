@@ -181,6 +181,14 @@ def _moves(state: dict[str, Any], knight: str) -> list[dict[str, Any]]:
     return [c for c in state["choices"] if c["args"].get("knight") == knight]
 
 
+def tap_knight(page: Page, knight: str) -> None:
+    """Tap a knight's counter once the board has laid it out (a page just opened on a busy
+    machine may still be drawing: the counter is there but has no size yet)."""
+    counter = f"#bar-field .counter[data-knight='{knight}']"
+    page.wait_for_selector(counter, state="visible", timeout=10000)
+    page.click(counter, force=True)
+
+
 def test_a_tap_on_a_knight_rings_its_orders_and_offers_them_in_words(pages: Pages,
                                                                     served: Served) -> None:
     """The acting side taps a knight: the hexes it may move to are ringed green, the knights it
@@ -200,7 +208,7 @@ def test_a_tap_on_a_knight_rings_its_orders_and_offers_them_in_words(pages: Page
     red = {view["knights"][c["args"]["attack"]]["where"] for c in orders if c["args"].get("attack")}
     for viewport in ("tablet", "phone"):
         page = pages.open(page_url(served, "play", token), viewport)
-        page.click(f"#bar-field .counter[data-knight='{knight}']", force=True)
+        tap_knight(page, knight)
         page.wait_for_selector("#bar-field .dest", state="attached", timeout=5000)
         rings = page.eval_on_selector_all(
             "#bar-field .dest",
@@ -213,7 +221,7 @@ def test_a_tap_on_a_knight_rings_its_orders_and_offers_them_in_words(pages: Page
         shot(page, f"{viewport}-play-{role}-tap")
     dest = sorted(green)[0]
     page = pages.open(page_url(served, "play", token), "tablet")
-    page.click(f"#bar-field .counter[data-knight='{knight}']", force=True)
+    tap_knight(page, knight)
     page.click(f"#bar-field .dest[data-dest='{dest}']", force=True)
     page.wait_for_selector("#bar-chooser:not([hidden]) button[data-choice-id]", timeout=5000)
     offered = page.eval_on_selector_all("#bar-chooser button[data-choice-id]",
@@ -238,7 +246,7 @@ def test_the_referee_taps_any_knight_with_an_order(pages: Pages, served: Served)
     knight = next(c["args"]["knight"] for c in state["choices"] if c["verb"] == "move"
                   and state["view"]["knights"][c["args"]["knight"]]["where"] not in (None, "camp"))
     page = pages.open(page_url(served, "referee", served.referee), "tablet")
-    page.click(f"#bar-field .counter[data-knight='{knight}']", force=True)
+    tap_knight(page, knight)
     page.wait_for_selector("#bar-field .dest", state="attached", timeout=5000)
     assert page.locator("#bar-field .dest").count() >= 1
     shot(page, "tablet-referee")
