@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SAMPLE := companion/games/sekigahara/samples/sekigahara-demo.jsonl
 
-.PHONY: demo test test-fast lint setup clean
+.PHONY: demo test test-fast shots lint setup clean
 
 # The simulated table: a whole game through camera frames, the card reader and buttons, the
 # referee and the record, with the live tablet at http://127.0.0.1:8000/ (CI: headless).
@@ -40,6 +40,14 @@ test-fast: setup
 	$(BIN)/mypy
 	$(PYTEST) -m "not slow and not timed"
 	$(BIN)/python -m pytest -m "timed and not slow"
+
+# The screens as the browser tests see them, saved under tests/artifacts/ (tablet 1280x800 and
+# phone 390x844) for a person to open: the tests that draw a screen, with screenshots on.
+SHOT_TESTS := tests/test_browser.py tests/test_browser_room.py tests/test_screen_*.py \
+	tests/test_setup_page.py tests/test_kit_author.py tests/test_broadcast_dashboard.py \
+	tests/test_replay_viewer.py tests/test_camera_watch.py
+shots: setup
+	COMPANION_SHOTS=1 $(PYTEST) -m "not timed" $(SHOT_TESTS)
 
 lint: setup
 	$(BIN)/ruff check companion tests

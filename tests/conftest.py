@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+import resource
+import time
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,28 @@ def browser() -> Iterator[Browser]:
                   "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield launched
         launched.close()
+
+
+CPU_LOG = os.environ.get("COMPANION_CPU_LOG", "")
+"""A file to append each test's CPU seconds to (its process and the children it waited for, a
+module's browser when its last test ends), with its wall seconds: where the suite's time goes
+(`COMPANION_CPU_LOG=/tmp/cpu.tsv make test`). Empty: not measured."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None
+                            ) -> Generator[None, None, None]:
+    if not CPU_LOG:
+        yield
+        return
+    before, start = _cpu_seconds(), time.perf_counter()
+    yield
+    cpu, wall = _cpu_seconds() - before, time.perf_counter() - start
+    with Path(CPU_LOG).open("a", encoding="utf-8") as log:
+        log.write(f"{cpu:.2f}\t{wall:.2f}\t{item.nodeid}\n")
+
+
+def _cpu_seconds() -> float:
+    mine, waited = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                        resource.RUSAGE_CHILDREN))
+    return mine.ru_utime + mine.ru_stime + waited.ru_utime + waited.ru_stime

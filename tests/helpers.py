@@ -1,13 +1,15 @@
 """What many test modules share besides fixtures (those are in conftest.py): waiting for a
-condition instead of sleeping, a loopback port for a server, and an action the rules must
-refuse without changing the game."""
+condition instead of sleeping, a loopback port for a server, an action the rules must refuse
+without changing the game, and the screenshots a person asks for."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -72,3 +74,16 @@ def refusal(game: Game[Any], action: Action, rule: str | None = None) -> Illegal
 def refused(game: Game[Any], action: Action, rule: str | None = None) -> str:
     """The rule `refusal` names: `assert refused(game, action) == "7.3.1"`."""
     return refusal(game, action, rule).rule
+
+
+SHOTS_WANTED = os.environ.get("COMPANION_SHOTS", "") not in ("", "0")
+"""`make shots` (COMPANION_SHOTS=1): the browser tests save a screenshot of each screen they
+check, under tests/artifacts/, for a person to look at. Off in `make test`: 160 full-page
+screenshots took a minute of the suite and asserted nothing."""
+
+
+def screenshot(page: Any, path: Path, *, full_page: bool = True) -> None:
+    """Save `page` (a Playwright page) as `path` when screenshots are wanted."""
+    if SHOTS_WANTED:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import wait_for
+from helpers import screenshot, wait_for
 from playwright.sync_api import Browser, Frame, Page, Response
 from test_browser import VIEWPORTS, drawn_counts, expected_counts, leaked
 from web_helpers import hidden_from, played_hub
@@ -155,8 +155,7 @@ def pages(browser: Browser) -> Iterator[Pages]:
 
 
 def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"broadcast-{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"broadcast-{name}.png")
 
 
 def never_public(hub: Hub) -> set[str]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from game_hubs import skirmish_hub
-from helpers import wait_for
+from helpers import screenshot, wait_for
 from playwright.sync_api import Browser, Page, Response
 from web_helpers import HIDES, SCREENS, acting_player, hidden_from, played_hub
 from werkzeug.serving import make_server
@@ -133,8 +133,7 @@ def pages(browser) -> Iterator[Pages]:
 
 
 def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"{name}.png")
 
 
 def leaked(secret: set[str], text: str) -> list[str]:

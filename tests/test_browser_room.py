@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import screenshot
 from playwright.sync_api import Page
 from test_browser import VIEWPORTS, Served
 from web_helpers import acting_player, played_hub
@@ -75,8 +76,7 @@ def test_an_alert_stops_the_table_in_type_read_across_the_room(tmp_path, open_pa
             if lang == "it":
                 assert translator("it", "companion.web")("What to do:") in shown
             assert px(page, "#log li") >= 18 and px(page, "#log .log-meta") >= 18
-            SHOTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"room-alert-{name}-{lang}.png"))
+            screenshot(page, SHOTS / f"room-alert-{name}-{lang}.png", full_page=False)
     finally:
         served.close()
 

@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from helpers import wait_for
+from helpers import screenshot, wait_for
 from test_serve_restart import VIEWS_EVERY, pair_phone, put_still, served, view
 
 from companion.kits import load_kit
@@ -301,8 +301,7 @@ def test_black_frames_after_good_ones_stop_the_camera_on_every_screen_in_a_brows
             page.wait_for_selector("#stopped", state="visible",
                                    timeout=(STALL_SECONDS + SOON) * 1000)
             assert page.locator("#stopped").inner_text().strip() == BANNER
-            shots.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(shots / f"banner-{name}.png"))
+            screenshot(page, shots / f"banner-{name}.png", full_page=False)
         table.stills(folder, 2)
         for page in opened.values():
             page.wait_for_selector("#stopped", state="hidden", timeout=20000)

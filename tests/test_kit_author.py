@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import pytest
 import yaml
+from helpers import screenshot
 from playwright.sync_api import Browser, Page
 from pydantic import BaseModel, Field
 from test_serve import free_port
@@ -354,8 +355,7 @@ def _saved(page: Page) -> None:
 
 
 def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    screenshot(page, ARTIFACTS / f"{name}.png", full_page=False)
 
 
 def _draw_three(page: Page) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import screenshot
 from playwright.sync_api import Page, Response
 from screen_labels import labels, overlapping, too_small
 from test_browser import (
@@ -80,8 +81,7 @@ def open_page(browser) -> Iterator[Callable[..., Page]]:
 
 
 def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"rumble_nation-{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"rumble_nation-{name}.png")
 
 
 MEASURE = """nodes => nodes.map(n => {

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import wait_for
+from helpers import screenshot, wait_for
 from playwright.sync_api import Page
 from screen_labels import labels, overlapping, too_small
 from test_browser import ARTIFACTS, VIEWPORTS, Served, page_url
@@ -92,8 +92,7 @@ def open_page(browser) -> Iterator[Callable[..., Page]]:
 
 
 def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"shogun-{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"shogun-{name}.png")
 
 
 def boxes(page: Page, selector: str) -> list[dict[str, Any]]:

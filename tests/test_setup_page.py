@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 import pytest
 import yaml
+from helpers import screenshot
 from playwright.sync_api import Browser, Page, Response
 from test_serve import free_port
 
@@ -342,8 +343,7 @@ def _open(browser: Browser, url: str, viewport: str = "tablet",
 
 
 def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"{name}.png")
 
 
 def _wait_for_frame(page: Page) -> None:
@@ -440,9 +440,8 @@ def test_the_wrong_board_is_refused_by_name_on_the_page_and_not_saved(browser, s
         assert page.inner_text("#check").startswith("0 of 4 corners")
         assert page.is_disabled("#save")
         assert page.is_hidden("#missing")  # not "move the camera": it is the other mat
-        shots.mkdir(parents=True, exist_ok=True)
         page.wait_for_selector("#camera-problem:not([hidden])")
-        page.screenshot(path=str(shots / f"setup-wrong-board-{viewport}.png"), full_page=True)
+        screenshot(page, shots / f"setup-wrong-board-{viewport}.png")
         page.close()
     status, said, _ = server.call("/setup/api/save", {})
     assert status == 409 and b"not saved" in said
