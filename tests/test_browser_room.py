@@ -48,9 +48,14 @@ def open_page(browser) -> Iterator:
 
 
 def px(page: Page, selector: str) -> float:
-    """The computed font size of the first element `selector` finds, in CSS pixels."""
-    return float(page.eval_on_selector(
-        selector, "n => parseFloat(getComputedStyle(n).fontSize)"))
+    """The computed font size of the first element `selector` finds, in CSS pixels; waited
+    for, since a view arriving on the stream may redraw the element while it is measured (a
+    detached element has no computed size)."""
+    size = page.wait_for_function(
+        """s => { const n = document.querySelector(s);
+                  const v = n && n.isConnected ? parseFloat(getComputedStyle(n).fontSize) : NaN;
+                  return isNaN(v) ? null : v; }""", arg=selector, timeout=10000)
+    return float(size.json_value())
 
 
 @pytest.mark.slow

@@ -23,6 +23,7 @@ SEED, PLAYERS, ACTIONS, ILLEGAL_AT = 1, 3, 81, 40
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # 80 CPU-s: 90 to 180 s on 2 busy cores
 def test_a_short_game_from_frames_to_record_matches_the_simulator(tmp_path):
     db = tmp_path / "demo.sqlite"
     result = CliRunner().invoke(main, [
