@@ -203,6 +203,7 @@ def test_every_game_but_the_reference_game_has_its_screen():
     assert set(SCREENS) == set(all_games()) - {"skirmish"}
 
 
+@pytest.mark.slow  # every page of every role at both sizes: 15-40 s a game
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_screen_draws_its_view_without_errors_or_leaks(pages, table_of, name):
     """Table, each player's phone and the referee, on a tablet and on a phone: the board shows
@@ -267,6 +268,7 @@ def test_an_action_reaches_every_open_page_within_a_second(pages, table_of, name
     assert pages.errors == []
 
 
+@pytest.mark.slow  # every page of every role at both sizes: 15-40 s a game
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_player_pairs_a_phone_from_the_referee_screen(pages, table_of, name):
     """The referee offers each role a pairing in turn: the QR code is on the referee's screen
