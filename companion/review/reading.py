@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.engine import REFEREE, Action, IllegalAction, say
 from companion.games import AnyGame, game
-from companion.i18n import DEFAULT, LANGUAGES, translator
+from companion.i18n import DEFAULT, LANGUAGES
 from companion.record import replay
 from companion.record.session import Session
 from companion.record.store import Store
@@ -46,13 +46,10 @@ from companion.table.session import TableSession
 from companion.userdata import data_dir
 from companion.vision.sources import quiet_opencv
 from companion.web.hub import Hub
-from companion.web.replays import game_package
+from companion.web.replays import sentences_in
 
 __all__ = ["CHANGE", "END", "FILM_ENDED", "KEY", "NOTHING", "OFF_FILM", "REFEREE_QUESTION",
            "Answerer", "Asked", "ReviewOptions", "ReviewReport", "review", "reviews_folder"]
-
-CATALOGS = ("companion.review", "companion.engine", "companion.web")
-"""After the game's own: what says a question (the review's own questions are in the first)."""
 
 log = logging.getLogger(__name__)
 
@@ -363,7 +360,7 @@ class _Reviewer:
         number = int(self.kept.get("asked", 0)) + 1
         state, rules = self.hub.session.game.state, self.hub.session.game.rules
         words = tuple(str(rules.say(state, a, REFEREE)) for a in options)
-        said = {lang: (say(text, translator(lang, game_package(rules), *CATALOGS)),
+        said = {lang: (say(text, sentences_in(rules, lang, "companion.review")),
                        tuple(str(rules.say(state, a, REFEREE, lang)) for a in options))
                 for lang in LANGUAGES if lang != DEFAULT}
         frame = self.frame - 1 if image is not None else self.frame

@@ -105,10 +105,11 @@ def game_package(rules: Any) -> str:
     return ".".join(type(rules).__module__.split(".")[:3])
 
 
-def sentences_in(rules: Any, lang: str) -> Translate:
+def sentences_in(rules: Any, lang: str, *also: str) -> Translate:
     """What says the rules' sentences (refusals, fixes, questions, a game's end) in `lang`:
-    the game's catalogs, then the engine's, then the shell's."""
-    return translator(lang, game_package(rules), "companion.engine", "companion.web")
+    the game's catalogs, then those of the packages `also` names (a tool's own questions),
+    then the engine's, then the shell's."""
+    return translator(lang, game_package(rules), *also, "companion.engine", "companion.web")
 
 
 def outcome_said(game: Game[Any], lang: str) -> dict[str, Any] | None:
