@@ -303,7 +303,7 @@ def test_the_referee_builds_the_plan_of_a_player_without_a_phone(open_page, serv
         # the plan is that player's (other players' phones may plan meanwhile, after it)
         return [e for e in hub.session.entries[recorded:]
                 if e.action.verb == "plan" and e.action.role == player]
-    wait_for(lambda: mine(), 10, "the plan recorded")
+    wait_for(mine, 10, "the plan recorded")
     assert len(mine()) == 1, [e.action.text()[:40] for e in hub.session.entries[-4:]]
     assert player in hub.session.game.state.plans
 

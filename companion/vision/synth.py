@@ -466,10 +466,9 @@ def _card(image: np.ndarray, centre: tuple[int, int], angle: float) -> None:
 
 def _optics(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
     h, w = image.shape[:2]
-    # OpenCV's and row-wide operations: numpy's per-pixel broadcasts over 36 million values
-    # took most of a 12 MP frame's making
-    # Two float frames reused, each step from one into the other or in place: a fresh 144 MB
-    # array page-faults at every frame, and OpenCV's filters run 6 times slower in place.
+    # At memory speed: two float frames reused, each step from one into the other or in place
+    # (a fresh 144 MB array page-faults at every frame, OpenCV's filters run 6 times slower in
+    # place), and row-wide factors (numpy's per-pixel broadcasts took most of a frame).
     result, spare = _scratch(image.shape, 0), _scratch(image.shape, 1)
     np.copyto(result, image)
     if look.light or look.warm:  # one factor per value of a row, for every row
